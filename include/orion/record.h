@@ -1,0 +1,52 @@
+/* orion/record.h - the decision record the compiler leaves for the runtime.
+ *
+ * OrionPass stores one record per kernel in the device module as a
+ * NUL-terminated string in global `__orion_rec_<kernel>` (addrspace 1,
+ * externally visible, in llvm.used), so it survives into the cubin where
+ * the runtime reads it with cuModuleGetGlobal, and tools read it from the
+ * PTX or cubin.  The text form is one line:
+ *
+ *   orion1;k=<kernel>;sm=90;dir=inc;ml=57;thr=32;blk=256;bk=0;smem=0;
+ *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32
+ *
+ * where each version is tag:role:max_regs:target_warps (role letters o, c, s,
+ * f for original, conservative, step, failsafe; tags starting with 'p' are
+ * runtime padding versions with no binary).  Clones are entries named
+ * `<kernel>__orion_<tag>`.  Unknown keys are ignored by the parser, so the
+ * format can grow; the leading "orion1" changes only on incompatible change.
+ */
+#ifndef ORION_RECORD_H
+#define ORION_RECORD_H
+
+#include <stddef.h>
+
+#include "orion/select.h"
+#include "orion/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ORION_RECORD_PREFIX "__orion_rec_"
+#define ORION_CLONE_INFIX "__orion_"
+#define ORION_RECORD_KERNEL_MAX 512
+
+typedef struct orion_record {
+  char kernel[ORION_RECORD_KERNEL_MAX];
+  int sm;
+  int max_live;
+  orion_selection sel;
+} orion_record;
+
+/* Format into buf (capacity n, NUL-terminated).  ORION_ERR_RANGE if it does
+ * not fit; buf is then an empty string. */
+orion_status orion_record_format(const orion_record *rec, char *buf, size_t n);
+
+/* Parse text produced by orion_record_format.  ORION_ERR_PARSE on anything
+ * malformed; *rec is then zeroed. */
+orion_status orion_record_parse(const char *text, orion_record *rec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_RECORD_H */

@@ -1,0 +1,95 @@
+/* orion/select.h - compile-time version selection (paper section 3.3, Fig. 8).
+ *
+ * From a kernel's max-live (32-bit register units, callees included), its
+ * block size (known from launch bounds, else assumed) and static shared
+ * memory, pick the tuning direction and at most ORION_MAX_VERSIONS versions
+ * drawn from the occupancy levels the model says are distinct on the target
+ * architecture:
+ *
+ *   direction   increasing iff max_live >= threshold, where threshold is the
+ *               largest register count that still allows the highest
+ *               occupancy reachable at this block size (32 on sm_90 for 256
+ *               threads);
+ *   original    the kernel as is (no register cap);
+ *   increasing: conservative = the highest occupancy level above the
+ *               original's at which the values that no longer fit in
+ *               registers fit in shared memory without lowering it; then
+ *               steps from there up to the highest level; fail-safe = one
+ *               level below the original, reached at run time by padding
+ *               dynamic shared memory (no binary);
+ *   decreasing: fail-safe = a clone capped at threshold (in case ptxas needs
+ *               more registers than max-live predicts); steps down near 3/4,
+ *               1/2 and 1/4 of the original's warps, all reached at run time
+ *               by padding dynamic shared memory.
+ *
+ * Pure function of its input; no allocation; thread-safe.
+ */
+#ifndef ORION_SELECT_H
+#define ORION_SELECT_H
+
+#include "orion/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ORION_MAX_VERSIONS 5
+#define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
+#define ORION_MIN_REG_CAP 16    /* ptxas does not honour smaller caps */
+#define ORION_TAG_MAX 16
+
+typedef enum orion_direction {
+  ORION_DIR_INCREASING = 0,
+  ORION_DIR_DECREASING,
+} orion_direction;
+
+#define ORION_ROLE_LIST(X)       \
+  X(ORION_ROLE_ORIGINAL, "original") \
+  X(ORION_ROLE_CONSERVATIVE, "conservative") \
+  X(ORION_ROLE_STEP, "step")     \
+  X(ORION_ROLE_FAILSAFE, "failsafe")
+
+typedef enum orion_role {
+#define ORION_X(n, s) n,
+  ORION_ROLE_LIST(ORION_X)
+#undef ORION_X
+  ORION_ROLE_COUNT
+} orion_role;
+
+typedef struct orion_version {
+  char tag[ORION_TAG_MAX]; /* "orig", "r64" (clone capped at 64), "p40" (pad to 40 warps) */
+  orion_role role;
+  int max_regs;            /* nvvm.maxnreg of the clone; 0 = no cap */
+  int target_warps;        /* warps/SM the model predicts at the assumed block */
+  int is_pad;              /* 1: no binary; the runtime pads dynamic smem */
+} orion_version;
+
+typedef struct orion_select_input {
+  int sm;                  /* e.g. 90 */
+  int max_live;            /* >= 0 */
+  int threads_per_block;   /* 0 = unknown: ORION_DEFAULT_BLOCK is assumed */
+  unsigned smem_static;    /* bytes */
+  int max_versions;        /* 1 .. ORION_MAX_VERSIONS; 0 = ORION_MAX_VERSIONS */
+} orion_select_input;
+
+typedef struct orion_selection {
+  orion_direction direction;
+  int threshold;           /* registers allowing the top occupancy level */
+  int block;               /* block size used */
+  int block_known;         /* 1 if taken from launch bounds */
+  int original_warps;      /* predicted warps/SM of the original */
+  int max_warps;           /* top level reachable at this block size */
+  int n_versions;          /* >= 1; versions[0] is always the original */
+  orion_version versions[ORION_MAX_VERSIONS];
+} orion_selection;
+
+orion_status orion_select_versions(const orion_select_input *in,
+                                   orion_selection *out);
+
+const char *orion_direction_name(orion_direction dir); /* "increasing"... */
+const char *orion_role_name(orion_role role);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_SELECT_H */

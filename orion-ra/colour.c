@@ -1,0 +1,2 @@
+/* colour.c - placeholder, being written. */
+typedef int orion_placeholder_colour;

@@ -1,0 +1,2 @@
+/* cstack.c - placeholder, being written. */
+typedef int orion_placeholder_cstack;

@@ -1,0 +1,2 @@
+/* matching.c - placeholder, being written. */
+typedef int orion_placeholder_matching;

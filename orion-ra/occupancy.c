@@ -1,0 +1,2 @@
+/* occupancy.c - placeholder, being written. */
+typedef int orion_placeholder_occupancy;

@@ -1,0 +1,2 @@
+/* record.c - placeholder, being written. */
+typedef int orion_placeholder_record;

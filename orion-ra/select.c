@@ -1,0 +1,2 @@
+/* select.c - placeholder, being written. */
+typedef int orion_placeholder_select;

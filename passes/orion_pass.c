@@ -1,0 +1,1 @@
+typedef int orion_placeholder_pass;
