@@ -18,7 +18,8 @@
  *               level below the original, reached at run time by padding
  *               dynamic shared memory (no binary);
  *   decreasing: fail-safe = a clone capped at threshold (in case ptxas needs
- *               more registers than max-live predicts); steps down near 3/4,
+ *               more registers than max-live predicts; only when max_live >=
+ *               threshold / 2); steps down near 3/4,
  *               1/2 and 1/4 of the original's warps, all reached at run time
  *               by padding dynamic shared memory.
  *

@@ -25,6 +25,10 @@ def find_wheel_tool(name):
     cand = os.path.join(config.cuda_path, "bin", name)
     if os.path.exists(cand):
         return cand
+    # scripts/setup.sh installs the PyPI wheels into build/pytools.
+    cand = os.path.join(config.orion_obj_root, "pytools", "nvidia", "cu13", "bin", name)
+    if os.path.exists(cand):
+        return cand
     try:
         import site
         for sp in site.getsitepackages() + [site.getusersitepackages()]:

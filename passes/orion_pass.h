@@ -1,0 +1,107 @@
+/* orion_pass.h - private interface between OrionPass's C files and the C++
+ * shim (plugin.cpp).  Nothing here is public API.
+ *
+ * Ownership: every LLVM handle belongs to the module being processed; the
+ * structures below own only the plain C memory they point to and are freed
+ * by their *_free functions.
+ */
+#ifndef ORION_PASS_H
+#define ORION_PASS_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdio.h>
+
+#include "orion/select.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- options (plugin.cpp fills them from cl::opt and the environment) --- */
+typedef struct orion_pass_options {
+  const char *report_path; /* JSON Lines appended here; "-" = stderr; NULL = none */
+  int sm;                  /* 0 = from the kernels' "target-cpu" */
+  int max_versions;        /* 0 = ORION_MAX_VERSIONS */
+  int block;               /* 0 = from launch bounds, else ORION_DEFAULT_BLOCK */
+  int versions_enabled;    /* 0: analyse and report only, emit no clones */
+} orion_pass_options;
+
+/* Entry point for the device side; returns 1 if the module changed. */
+int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
+
+/* ---- static features (features.c) ------------------------------------- */
+/* X(field, json name) */
+#define ORION_FEATURE_COUNTS(X)                \
+  X(instructions, "instructions")              \
+  X(branches, "branches")                      \
+  X(loads, "loads")                            \
+  X(stores, "stores")                          \
+  X(int_ops, "int_ops")                        \
+  X(float_ops, "float_ops")                    \
+  X(loops, "loops")                            \
+  X(barriers, "barriers")                      \
+  X(calls, "calls")                            \
+  X(global_ops, "global_mem_ops")              \
+  X(shared_ops, "shared_mem_ops")              \
+  X(local_ops, "local_mem_ops")                \
+  X(const_ops, "const_mem_ops")                \
+  X(generic_ops, "generic_mem_ops")            \
+  X(atomics, "atomics")
+
+typedef struct orion_features {
+#define ORION_X(f, n) long f;
+  ORION_FEATURE_COUNTS(ORION_X)
+#undef ORION_X
+  long smem_static;   /* bytes of addrspace(3) globals reachable from the kernel */
+  int recursive;      /* the call graph below the kernel has a cycle */
+  int indirect_calls; /* calls through pointers */
+} orion_features;
+
+/* Features of kernel k including every function it calls (transitively,
+ * each callee counted once). */
+void orion_compute_features(LLVMModuleRef m, LLVMValueRef k, orion_features *out);
+
+/* ---- max-live (maxlive.c) ---------------------------------------------- */
+typedef struct orion_maxlive_ctx orion_maxlive_ctx;
+orion_maxlive_ctx *orion_maxlive_new(LLVMModuleRef m);
+void orion_maxlive_free(orion_maxlive_ctx *ctx);
+/* Max-live of f in 32-bit register units: the largest total width of SSA
+ * values live at one program point, where a call to a defined function adds
+ * that callee's max-live to the values live across the call.  Memoised. */
+int orion_maxlive(orion_maxlive_ctx *ctx, LLVMValueRef f);
+/* Width of a value of type t in 32-bit registers (i1 -> 0: predicates). */
+int orion_type_regs(LLVMTargetDataRef td, LLVMTypeRef t);
+
+/* ---- report (report.c) -------------------------------------------------- */
+typedef struct orion_kernel_report {
+  const char *module;
+  const char *kernel;
+  int sm;
+  int max_live;
+  orion_features features;
+  orion_selection sel;
+  const char *record;
+  int n_clones;        /* clones emitted */
+  const char *note;    /* why versions were limited, or NULL */
+} orion_kernel_report;
+
+/* Append one JSON object on one line to the report file (see options). */
+int orion_report_write(const char *path, const orion_kernel_report *r);
+
+/* ---- helpers the C API lacks (plugin.cpp) ------------------------------ */
+/* Clone function f into its module under `name`; returns the clone. */
+LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name);
+/* Number of natural loops in f (0 for a declaration). */
+int orion_shim_count_loops(LLVMValueRef f);
+/* Loop depth of block bb in its function (0 = not in a loop). */
+int orion_shim_loop_depth(LLVMBasicBlockRef bb);
+/* Emit an optimisation remark under pass name "orion" (-Rpass=orion,
+ * -pass-remarks=orion); analysis=1 makes it an analysis remark
+ * (-Rpass-analysis=orion). */
+void orion_shim_remark(LLVMValueRef f, const char *name, const char *msg, int analysis);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_PASS_H */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# scripts/setup.sh - set Orion up on a fresh Debian 12 machine and build it.
+#
+#   scripts/setup.sh            install what is missing, configure, build,
+#                               then run the main job (scripts/demo.sh)
+#   scripts/setup.sh --no-demo  everything but the demo (used by test.sh)
+#
+# Installs: Debian llvm-22-dev clang-22 libclang-22-dev llvm-22-tools
+# libelf-dev cmake (+ compilers, python3-pip); PyPI nvidia-cuda-nvdisasm and
+# nvidia-cuda-cuobjdump (test oracles) into build/pytools, so the system
+# Python is never touched.  The CUDA 13 toolkit must be at $CUDA_PATH
+# (default /usr/local/cuda); Debian does not package it.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${ORION_BUILD_DIR:-$root/build}
+cuda=${CUDA_PATH:-/usr/local/cuda}
+demo=1
+[ "${1:-}" = "--no-demo" ] && demo=0
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+sudo=
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || die "not root and no sudo: cannot install packages"
+  sudo=sudo
+fi
+
+debs="llvm-22-dev clang-22 libclang-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip"
+missing=
+for p in $debs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  say "installing Debian packages:$missing"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+[ -x "$cuda/bin/ptxas" ] || die "no CUDA toolkit at $cuda (ptxas missing); install CUDA 13 or set CUDA_PATH"
+
+pytools=$build/pytools
+if [ ! -x "$pytools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$pytools/nvidia/cu13/bin/cuobjdump" ]; then
+  say "installing nvdisasm/cuobjdump wheels into $pytools"
+  mkdir -p "$pytools"
+  python3 -m pip install -q --disable-pip-version-check --no-deps --upgrade \
+    --target "$pytools" "nvidia-cuda-nvdisasm==13.*" "nvidia-cuda-cuobjdump==13.*"
+fi
+
+say "configuring in $build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORION_CUDA_PATH="$cuda" >/dev/null
+say "building"
+cmake --build "$build" -j"$(nproc)"
+say "built: $build/bin (orion-cc, orion-ptxas, orion-config), $build/lib/OrionPass.so"
+
+if [ "$demo" = 1 ]; then
+  exec "$root/scripts/demo.sh"
+fi

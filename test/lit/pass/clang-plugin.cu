@@ -1,0 +1,30 @@
+// OrionPass through clang's -fpass-plugin: it runs at -O0 too (required
+// pass), on the device side only, and explains itself under -Rpass=orion.
+// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+// RUN:   --cuda-device-only -O0 -fpass-plugin=%orion_plugin -emit-llvm -S %s -o - | FileCheck %s --check-prefix=O0
+// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+// RUN:   --cuda-device-only -O3 -fpass-plugin=%orion_plugin -Rpass=orion -S %s -o %t.ptx 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+// RUN:   --cuda-host-only -O3 -fpass-plugin=%orion_plugin -emit-llvm -S %s -o - | FileCheck %s --check-prefix=HOST
+
+// At -O0 values sit in allocas (max-live 5): the record, no clone.
+// O0: @__orion_rec__Z5stripPfPKfi = addrspace(1) constant {{.*}}dir=dec;ml=5;
+// O0: define {{.*}}ptx_kernel void @_Z5stripPfPKfi(
+// REMARK: remark: kernel _Z5stripPfPKfi: max-live {{[0-9]+}} registers, threshold 32 at 256 threads/block (assumed) on sm_90: direction {{increasing|decreasing}}; versions orig (original
+// PTX: .visible .global .align 1 .b8 __orion_rec__Z5stripPfPKfi[
+// PTX: .visible .entry _Z5stripPfPKfi(
+// PTX: .visible .entry _Z5stripPfPKfi__orion_r32(
+// HOST-NOT: __orion
+
+__global__ void strip(float *out, const float *in, int n) {
+  float acc[16];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 16; k++)
+    acc[k] = in[(i + k * 977) % n];
+  float s = 0.f;
+  for (int k = 0; k < 16; k++)
+    s += acc[k] * acc[15 - k] + acc[(k * 7) % 16];
+  if (i < n)
+    out[i] = s;
+}
