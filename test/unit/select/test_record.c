@@ -1,0 +1,56 @@
+/* test_record.c - the decision record's text codec: round trip, forward
+ * compatibility (unknown keys) and rejection of malformed text. */
+#include <string.h>
+
+#include "check.h"
+#include "orion/record.h"
+
+int main(void) {
+  orion_record r;
+  memset(&r, 0, sizeof r);
+  strcpy(r.kernel, "_Z5heavyPf");
+  r.sm = 90;
+  r.max_live = 160;
+  orion_select_input in = {90, 160, 0, 0, 0};
+  CHECK(orion_select_versions(&in, &r.sel) == ORION_OK, "select");
+  char buf[1024];
+  CHECK(orion_record_format(&r, buf, sizeof buf) == ORION_OK, "format");
+  orion_record back;
+  CHECK(orion_record_parse(buf, &back) == ORION_OK, "parse '%s'", buf);
+  CHECK(strcmp(back.kernel, r.kernel) == 0 && back.sm == 90 && back.max_live == 160, "fields");
+  CHECK(back.sel.n_versions == r.sel.n_versions && back.sel.direction == r.sel.direction &&
+            back.sel.threshold == r.sel.threshold && back.sel.block == r.sel.block &&
+            back.sel.original_warps == r.sel.original_warps && back.sel.max_warps == r.sel.max_warps,
+        "selection");
+  for (int i = 0; i < r.sel.n_versions; i++) {
+    const orion_version *a = &r.sel.versions[i], *b = &back.sel.versions[i];
+    CHECK(strcmp(a->tag, b->tag) == 0 && a->role == b->role && a->max_regs == b->max_regs &&
+              a->target_warps == b->target_warps && a->is_pad == b->is_pad,
+          "version %d", i);
+  }
+  /* Too small a buffer: error and an empty string, never a truncated record. */
+  char small[40];
+  CHECK(orion_record_format(&r, small, sizeof small) == ORION_ERR_RANGE && small[0] == '\0', "range");
+  /* Unknown keys are ignored. */
+  CHECK(orion_record_parse("orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;future=x;v=orig:o:0:64", &back) ==
+                ORION_OK && back.sel.n_versions == 1 && back.sm == 80,
+        "unknown key");
+  static const char *bad[] = {
+      "",
+      "orion2;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
+      "orion1;k=a;sm=80;dir=up;ml=3;thr=32;blk=128;v=orig:o:0:64",
+      "orion1;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:x:0:64",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:zero:64",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=a:o:0:1,b:o:0:1,c:o:0:1,d:o:0:1,e:o:0:1,f:o:0:1",
+      "orion1;k=a;sm=99999999999;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
+      "orion1;k=a;noequals;v=orig:o:0:64",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    CHECK(orion_record_parse(bad[i], &back) == ORION_ERR_PARSE, "rejects '%s'", bad[i]);
+  CHECK(orion_record_parse(NULL, &back) == ORION_ERR_INVALID_ARG, "NULL");
+  strcpy(r.kernel, "bad;name");
+  CHECK(orion_record_format(&r, buf, sizeof buf) == ORION_ERR_INVALID_ARG, "separator in name");
+  return CHECK_DONE();
+}
