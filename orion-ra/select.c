@@ -13,7 +13,9 @@
  *      placement the SASS rewriter realises); if no level passes, the
  *      nearest level above W0.  Then up to (max_versions - 3) steps above
  *      the conservative level, always including the top level and spread
- *      evenly below it.  Fail-safe = one block fewer than W0 by padding.
+ *      evenly below it; budget still left goes to the levels between W0
+ *      and the conservative one.  Fail-safe = one block fewer than W0 by
+ *      padding.
  *      Fig. 8 walks "from conservative to max"; with the paper's 5-version
  *      budget we keep its end points and sample between them.
  *   5. max_live < T: decreasing.  The original already reaches the top
@@ -167,6 +169,17 @@ orion_status orion_select_versions(const orion_select_input *in,
         for (int t = 1; t <= take; t++) {
           int a = cons + (int)((long)nsteps * t / take);
           const orion_occ_level *L = &levels[above[a]];
+          add_version(&s, budget - reserve_failsafe, ORION_ROLE_STEP,
+                      L->max_regs, L->warps_per_sm, 0);
+        }
+      }
+      /* Budget left: levels between the original and the conservative one,
+       * evenly spaced starting next to the original. */
+      room = budget - reserve_failsafe - s.n_versions;
+      if (room > 0 && cons > 0) {
+        int take = cons < room ? cons : room;
+        for (int t = 0; t < take; t++) {
+          const orion_occ_level *L = &levels[above[(long)t * cons / take]];
           add_version(&s, budget - reserve_failsafe, ORION_ROLE_STEP,
                       L->max_regs, L->warps_per_sm, 0);
         }
