@@ -66,6 +66,13 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
     return ORION_ERR_NOMEM;
   }
 #define COST(i, j) (sign * (int64_t)weight[(size_t)(i) * N + (size_t)(j)])
+  /* Column k before column b in the Dijkstra: nearer, then free (ends the
+   * search sooner), then lower index. */
+#define BETTER(k, b)                                                      \
+  (dist[k] < dist[b] ||                                                   \
+   (dist[k] == dist[b] &&                                                 \
+    ((row_of[k] < 0) > (row_of[b] < 0) ||                                 \
+     ((row_of[k] < 0) == (row_of[b] < 0) && (k) < (b)))))
 
   /* 1. Row and column reduction, greedy zero matching. */
   for (int i = 0; i < n; i++) {
@@ -101,7 +108,7 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
       todo[j] = j;
       dist[j] = COST(r, j) - u[r] - v[j];
       pred[j] = r;
-      if (best < 0 || dist[j] < dist[todo[best]])
+      if (best < 0 || BETTER(j, best))
         best = j;
     }
     int f; /* the free column reached */
@@ -123,8 +130,7 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
           dist[k] = d;
           pred[k] = i;
         }
-        if (best < 0 || dist[k] < dist[todo[best]] ||
-            (dist[k] == dist[todo[best]] && k < todo[best]))
+        if (best < 0 || BETTER(k, todo[best]))
           best = p;
       }
     }
@@ -158,6 +164,7 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
   if (total)
     *total = sum;
 #undef COST
+#undef BETTER
   free(u);
   free(v);
   free(dist);
