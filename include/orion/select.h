@@ -36,7 +36,7 @@ extern "C" {
 
 #define ORION_MAX_VERSIONS 5
 #define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
-#define ORION_MIN_REG_CAP 16    /* ptxas does not honour smaller caps */
+#define ORION_MIN_REG_CAP 24    /* ptxas 13 raises smaller .maxnreg to 24 (sm_90, measured) */
 #define ORION_TAG_MAX 16
 
 typedef enum orion_direction {
