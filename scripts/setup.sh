@@ -43,7 +43,7 @@ pytools=$build/pytools
 if [ ! -x "$pytools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$pytools/nvidia/cu13/bin/cuobjdump" ]; then
   say "installing nvdisasm/cuobjdump wheels into $pytools"
   mkdir -p "$pytools"
-  python3 -m pip install -q --disable-pip-version-check --no-deps --upgrade \
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --disable-pip-version-check --no-deps --upgrade \
     --target "$pytools" "nvidia-cuda-nvdisasm==13.*" "nvidia-cuda-cuobjdump==13.*"
 fi
 
