@@ -1,0 +1,227 @@
+/* driver/cc_report.c - see cc_report.h. */
+#include "cc_report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "orion_build_config.h"
+#include "util.h"
+
+static json_value *load_json(const char *path, int lines) {
+  strbuf b;
+  if (drv_read_file(path, &b) != 0)
+    return NULL;
+  char *err = NULL;
+  json_value *v = lines ? json_parse_lines(b.p, b.len, &err) : json_parse(b.p, b.len, &err);
+  if (!v) {
+    drv_warning("%s: malformed report (%s); ignored", path, err ? err : "?");
+    free(err);
+  }
+  sb_free(&b);
+  return v;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* orion-ptxas reports in dir, in name order. */
+static json_value *load_builds(const char *dir) {
+  json_value *arr = json_parse("[]", 2, NULL);
+  DIR *d = opendir(dir);
+  if (!d)
+    return arr;
+  strvec names;
+  sv_init(&names);
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (drv_has_prefix(e->d_name, "ptxas-") && drv_has_suffix(e->d_name, ".json"))
+      sv_push(&names, e->d_name);
+  closedir(d);
+  qsort(names.v, names.n, sizeof *names.v, cmp_str);
+  for (size_t i = 0; i < names.n; i++) {
+    char *p = drv_path_join(dir, names.v[i]);
+    json_value *v = load_json(p, 0);
+    free(p);
+    if (!v)
+      continue;
+    arr->items = drv_xrealloc(arr->items, (arr->n + 1) * sizeof *arr->items);
+    arr->items[arr->n++] = v;
+  }
+  sv_free(&names);
+  return arr;
+}
+
+static int gpu_sm(const json_value *build) {
+  const char *g = json_get_str(build, "gpu");
+  if (!g)
+    return -1;
+  while (*g && (*g < '0' || *g > '9'))
+    g++;
+  return atoi(g);
+}
+
+/* The ptxas entry for (kernel, tag) on sm, or NULL. */
+static const json_value *find_entry(const json_value *builds, int sm, const char *kernel,
+                                    const char *tag) {
+  for (size_t i = 0; i < builds->n; i++) {
+    const json_value *b = builds->items[i];
+    int bsm = gpu_sm(b);
+    if (sm > 0 && bsm > 0 && bsm != sm)
+      continue;
+    const json_value *es = json_get(b, "entries");
+    for (size_t j = 0; es && es->kind == JSON_ARR && j < es->n; j++) {
+      const json_value *e = es->items[j];
+      const char *k = json_get_str(e, "kernel"), *t = json_get_str(e, "tag");
+      if (k && t && strcmp(k, kernel) == 0 && strcmp(t, tag) == 0)
+        return e;
+    }
+  }
+  return NULL;
+}
+
+static void fmt_int(strbuf *b, const json_value *obj, const char *key, int width) {
+  const json_value *v = json_get(obj, key);
+  if (v && v->kind == JSON_NUM)
+    sb_addf(b, "%-*.0f", width, v->num);
+  else
+    sb_addf(b, "%-*s", width, "-");
+}
+
+static void print_build_figures(strbuf *b, const json_value *e) {
+  if (!e) {
+    sb_adds(b, "-     -      -            not built");
+    return;
+  }
+  if (json_get_num(e, "registers", -1) < 0) {
+    sb_adds(b, "-     -      -            not compiled");
+    return;
+  }
+  fmt_int(b, e, "registers", 6);
+  fmt_int(b, e, "stack_frame", 7);
+  char sp[48];
+  snprintf(sp, sizeof sp, "%.0f/%.0f", json_get_num(e, "spill_stores", 0),
+           json_get_num(e, "spill_loads", 0));
+  sb_addf(b, "%-13s", sp);
+  const char *st = json_get_str(e, "status");
+  const char *into = json_get_str(e, "merged_into");
+  if (st && into) {
+    const char *tag = strstr(into, "__orion_");
+    sb_addf(b, "%s into %s", st, tag ? tag + 8 : "orig");
+  } else {
+    sb_adds(b, st ? st : "?");
+  }
+}
+
+static void print_table(const json_value *kernels, const json_value *builds) {
+  strbuf b;
+  sb_init(&b);
+  size_t nk = kernels ? kernels->n : 0;
+  sb_addf(&b, "orion-cc: report: %zu kernel decision(s), %zu ptxas run(s)\n", nk, builds->n);
+  for (size_t i = 0; i < nk; i++) {
+    const json_value *k = kernels->items[i];
+    const char *name = json_get_str(k, "kernel");
+    int sm = (int)json_get_num(k, "sm", 0);
+    sb_addf(&b, "\nkernel %s  [sm_%d]\n", name ? name : "?", sm);
+    sb_addf(&b, "  max-live %.0f, block %.0f%s, threshold %.0f, direction %s, warps/SM %.0f of %.0f\n",
+            json_get_num(k, "max_live", -1), json_get_num(k, "block", 0),
+            json_get_bool(k, "block_known", 0) ? "" : " (assumed)",
+            json_get_num(k, "threshold", 0),
+            json_get_str(k, "direction") ? json_get_str(k, "direction") : "?",
+            json_get_num(k, "original_warps", 0), json_get_num(k, "max_warps", 0));
+    const char *note = json_get_str(k, "note");
+    if (note)
+      sb_addf(&b, "  note: %s\n", note);
+    sb_adds(&b, "  version  role          cap   warps  regs  stack  spill st/ld  status\n");
+    const json_value *vs = json_get(k, "versions");
+    for (size_t j = 0; vs && vs->kind == JSON_ARR && j < vs->n; j++) {
+      const json_value *v = vs->items[j];
+      const char *tag = json_get_str(v, "tag");
+      const char *role = json_get_str(v, "role");
+      sb_addf(&b, "  %-8s %-13s ", tag ? tag : "?", role ? role : "?");
+      int cap = (int)json_get_num(v, "max_regs", 0);
+      if (cap > 0)
+        sb_addf(&b, "%-5d ", cap);
+      else
+        sb_adds(&b, "-     ");
+      fmt_int(&b, v, "target_warps", 7);
+      if (json_get_bool(v, "pad", 0)) {
+        sb_adds(&b, "(run time: padded dynamic shared memory)");
+      } else if (name && tag) {
+        print_build_figures(&b, find_entry(builds, sm, name, tag));
+      }
+      sb_addc(&b, '\n');
+    }
+  }
+  /* Entries ptxas saw that no decision explains (e.g. no plugin run). */
+  int header = 0;
+  for (size_t i = 0; i < builds->n; i++) {
+    const json_value *bd = builds->items[i];
+    const json_value *es = json_get(bd, "entries");
+    for (size_t j = 0; es && es->kind == JSON_ARR && j < es->n; j++) {
+      const json_value *e = es->items[j];
+      const char *kname = json_get_str(e, "kernel");
+      int known = 0;
+      for (size_t x = 0; x < nk && kname; x++) {
+        const char *kn = json_get_str(kernels->items[x], "kernel");
+        int ksm = (int)json_get_num(kernels->items[x], "sm", 0);
+        if (kn && strcmp(kn, kname) == 0 && (gpu_sm(bd) < 0 || gpu_sm(bd) == ksm))
+          known = 1;
+      }
+      if (known)
+        continue;
+      if (!header) {
+        sb_adds(&b, "\nentries without an Orion decision:\n"
+                    "  entry                                    gpu     regs  stack  spill st/ld  status\n");
+        header = 1;
+      }
+      const char *g = json_get_str(bd, "gpu");
+      sb_addf(&b, "  %-40s %-7s ", json_get_str(e, "name") ? json_get_str(e, "name") : "?",
+              g ? g : "-");
+      print_build_figures(&b, e);
+      sb_addc(&b, '\n');
+    }
+  }
+  fflush(stdout);
+  fwrite(b.p, 1, b.len, stderr);
+  sb_free(&b);
+}
+
+int cc_report_emit(const char *dir, const char *json_file) {
+  char *pass_path = drv_path_join(dir, "pass.jsonl");
+  json_value *kernels = drv_file_exists(pass_path) ? load_json(pass_path, 1) : NULL;
+  free(pass_path);
+  json_value *builds = load_builds(dir);
+  int rc = 0;
+  if (json_file) {
+    strbuf b;
+    sb_init(&b);
+    sb_adds(&b, "{\"tool\":\"orion-cc\",\"version\":");
+    json_str(&b, ORION_VERSION_STRING);
+    sb_adds(&b, ",\"kernels\":");
+    if (kernels)
+      json_write(&b, kernels);
+    else
+      sb_adds(&b, "[]");
+    sb_adds(&b, ",\"builds\":");
+    json_write(&b, builds);
+    sb_adds(&b, "}\n");
+    if (drv_write_file_atomic(json_file, b.p, b.len) != 0) {
+      drv_error("%s: cannot write report: %s", json_file, strerror(errno));
+      rc = 1;
+    }
+    sb_free(&b);
+  } else {
+    if (!kernels)
+      drv_note("no Orion decisions were recorded (was the pass plugin loaded, and "
+               "were there kernels?)");
+    print_table(kernels, builds);
+  }
+  json_free(kernels);
+  json_free(builds);
+  return rc;
+}

@@ -1,0 +1,379 @@
+/* driver/ptx.c - see ptx.h.  A character scanner, not a parser: it knows
+ * comments, strings, braces and the few directives Orion rewrites. */
+#include "ptx.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orion/record.h"
+
+static int ident_char(int c) {
+  return isalnum(c) || c == '_' || c == '$' || c == '%';
+}
+
+/* Skip a comment or string starting at p; return the position after it, or
+ * p itself if none starts there. */
+static size_t skip_comment_or_string(const char *t, size_t len, size_t p) {
+  if (p + 1 < len && t[p] == '/' && t[p + 1] == '/') {
+    while (p < len && t[p] != '\n')
+      p++;
+    return p;
+  }
+  if (p + 1 < len && t[p] == '/' && t[p + 1] == '*') {
+    p += 2;
+    while (p + 1 < len && !(t[p] == '*' && t[p + 1] == '/'))
+      p++;
+    return p + 1 < len ? p + 2 : len;
+  }
+  if (t[p] == '"') {
+    p++;
+    while (p < len && t[p] != '"' && t[p] != '\n') {
+      if (t[p] == '\\' && p + 1 < len)
+        p++;
+      p++;
+    }
+    return p < len ? p + 1 : len;
+  }
+  return p;
+}
+
+static size_t skip_ws(const char *t, size_t len, size_t p) {
+  for (;;) {
+    while (p < len && isspace((unsigned char)t[p]))
+      p++;
+    size_t q = skip_comment_or_string(t, len, p);
+    if (q == p || t[p] == '"')
+      return p;
+    p = q;
+  }
+}
+
+static int word_at(const char *t, size_t len, size_t p, const char *w) {
+  size_t n = strlen(w);
+  if (p + n > len || memcmp(t + p, w, n) != 0)
+    return 0;
+  if (p > 0 && (ident_char((unsigned char)t[p - 1]) || t[p - 1] == '.'))
+    return 0;
+  return p + n == len || !ident_char((unsigned char)t[p + n]);
+}
+
+/* Parse "N" or "N, N, N" at p; returns count parsed (<= 3), advances *pp. */
+static int parse_numbers(const char *t, size_t len, size_t *pp, int *vals) {
+  size_t p = *pp;
+  int n = 0;
+  for (;;) {
+    while (p < len && (t[p] == ' ' || t[p] == '\t'))
+      p++;
+    if (p >= len || !isdigit((unsigned char)t[p]))
+      break;
+    long v = 0;
+    while (p < len && isdigit((unsigned char)t[p])) {
+      if (v < 100000000)
+        v = v * 10 + (t[p] - '0');
+      p++;
+    }
+    if (n < 3)
+      vals[n] = (int)v;
+    n++;
+    while (p < len && (t[p] == ' ' || t[p] == '\t'))
+      p++;
+    if (p < len && t[p] == ',') {
+      p++;
+      continue;
+    }
+    break;
+  }
+  *pp = p;
+  return n > 3 ? 3 : n;
+}
+
+static void parse_directives(const char *t, size_t from, size_t to, ptx_entry *e) {
+  size_t p = from;
+  while (p < to) {
+    p = skip_ws(t, to, p);
+    if (p >= to)
+      break;
+    if (t[p] == '.') {
+      size_t w = p + 1;
+      while (w < to && ident_char((unsigned char)t[w]))
+        w++;
+      size_t q = w;
+      int vals[3] = {0, 0, 0};
+      if (word_at(t, to, p, ".maxnreg")) {
+        if (parse_numbers(t, to, &q, vals) >= 1)
+          e->maxnreg = vals[0];
+      } else if (word_at(t, to, p, ".maxntid")) {
+        e->n_maxntid = parse_numbers(t, to, &q, e->maxntid);
+      } else if (word_at(t, to, p, ".reqntid")) {
+        e->n_reqntid = parse_numbers(t, to, &q, e->reqntid);
+      } else if (word_at(t, to, p, ".minnctapersm")) {
+        if (parse_numbers(t, to, &q, vals) >= 1)
+          e->minnctapersm = vals[0];
+      }
+      p = q > p ? q : p + 1;
+      continue;
+    }
+    size_t q = skip_comment_or_string(t, to, p);
+    p = q > p ? q : p + 1;
+  }
+}
+
+/* Find the matching close of the bracket at p (t[p] == open); returns its
+ * position or len if unterminated. */
+static size_t match_bracket(const char *t, size_t len, size_t p, char open, char close) {
+  int depth = 0;
+  while (p < len) {
+    size_t q = skip_comment_or_string(t, len, p);
+    if (q != p) {
+      p = q;
+      continue;
+    }
+    if (t[p] == open)
+      depth++;
+    else if (t[p] == close && --depth == 0)
+      return p;
+    p++;
+  }
+  return len;
+}
+
+/* Start of the declaration whose .entry keyword is at kw: back over
+ * linkage directives, then to the start of the line if only blanks precede. */
+static size_t decl_start(const char *t, size_t kw) {
+  static const char *const linkage[] = {".visible", ".weak", ".extern"};
+  size_t q = kw;
+  for (;;) {
+    size_t r = q;
+    while (r > 0 && (t[r - 1] == ' ' || t[r - 1] == '\t' || t[r - 1] == '\n' || t[r - 1] == '\r'))
+      r--;
+    size_t w = r;
+    while (w > 0 && (ident_char((unsigned char)t[w - 1]) || t[w - 1] == '.'))
+      w--;
+    int found = 0;
+    for (size_t i = 0; i < sizeof linkage / sizeof *linkage; i++) {
+      size_t n = strlen(linkage[i]);
+      if (r - w == n && memcmp(t + w, linkage[i], n) == 0)
+        found = 1;
+    }
+    if (!found)
+      break;
+    q = w;
+  }
+  size_t ls = q;
+  while (ls > 0 && t[ls - 1] != '\n')
+    ls--;
+  for (size_t i = ls; i < q; i++)
+    if (t[i] != ' ' && t[i] != '\t')
+      return q;
+  return ls;
+}
+
+/* End of the line after position p if only blanks/comment follow. */
+static size_t line_end_after(const char *t, size_t len, size_t p) {
+  size_t q = p;
+  while (q < len && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r'))
+    q++;
+  if (q + 1 < len && t[q] == '/' && t[q + 1] == '/')
+    while (q < len && t[q] != '\n')
+      q++;
+  if (q < len && t[q] == '\n')
+    return q + 1;
+  if (q >= len)
+    return len;
+  return p;
+}
+
+static void push_entry(ptx_module *m, const ptx_entry *e, size_t *cap) {
+  if (m->n_entries == *cap) {
+    *cap = *cap ? *cap * 2 : 8;
+    m->entries = drv_xrealloc(m->entries, *cap * sizeof *m->entries);
+  }
+  m->entries[m->n_entries++] = *e;
+}
+
+int ptx_scan(const char *t, size_t len, ptx_module *m, char **err) {
+  memset(m, 0, sizeof *m);
+  m->text = t;
+  m->len = len;
+  size_t cap = 0;
+  int depth = 0;
+  size_t p = 0;
+  while (p < len) {
+    size_t q = skip_comment_or_string(t, len, p);
+    if (q != p) {
+      p = q;
+      continue;
+    }
+    char c = t[p];
+    if (c == '{') {
+      depth++;
+    } else if (c == '}') {
+      if (depth > 0)
+        depth--;
+    } else if (depth == 0 && c == '.' && word_at(t, len, p, ".target") && !m->target[0]) {
+      size_t w = skip_ws(t, len, p + 7);
+      size_t n = 0;
+      while (w + n < len && ident_char((unsigned char)t[w + n]) && n + 1 < sizeof m->target)
+        n++;
+      memcpy(m->target, t + w, n);
+      m->target[n] = 0;
+    } else if (depth == 0 && c == '.' && word_at(t, len, p, ".entry")) {
+      ptx_entry e;
+      memset(&e, 0, sizeof e);
+      size_t r = skip_ws(t, len, p + 6);
+      e.name_pos = r;
+      while (r < len && ident_char((unsigned char)t[r]))
+        r++;
+      e.name_end = r;
+      if (e.name_end == e.name_pos) {
+        p += 6;
+        continue;
+      }
+      r = skip_ws(t, len, r);
+      if (r < len && t[r] == '(') {
+        size_t close = match_bracket(t, len, r, '(', ')');
+        if (close >= len) {
+          *err = drv_xasprintf("unterminated parameter list of entry '%.*s'",
+                               (int)(e.name_end - e.name_pos), t + e.name_pos);
+          ptx_module_free(m);
+          return -1;
+        }
+        r = close + 1;
+      }
+      e.dir_pos = r;
+      /* Directives up to '{' (definition) or ';' (declaration). */
+      while (r < len && t[r] != '{' && t[r] != ';') {
+        size_t s = skip_comment_or_string(t, len, r);
+        r = s != r ? s : r + 1;
+      }
+      if (r >= len || t[r] == ';') {
+        p = r < len ? r + 1 : len;
+        continue;
+      }
+      e.body_pos = r;
+      size_t close = match_bracket(t, len, r, '{', '}');
+      if (close >= len) {
+        *err = drv_xasprintf("unterminated body of entry '%.*s'",
+                             (int)(e.name_end - e.name_pos), t + e.name_pos);
+        ptx_module_free(m);
+        return -1;
+      }
+      parse_directives(t, e.dir_pos, e.body_pos, &e);
+      e.start = decl_start(t, p);
+      e.end = line_end_after(t, len, close + 1);
+      e.name = drv_xstrndup(t + e.name_pos, e.name_end - e.name_pos);
+      push_entry(m, &e, &cap);
+      p = close + 1;
+      continue;
+    }
+    p++;
+  }
+  return 0;
+}
+
+void ptx_module_free(ptx_module *m) {
+  for (size_t i = 0; i < m->n_entries; i++)
+    free(m->entries[i].name);
+  free(m->entries);
+  m->entries = NULL;
+  m->n_entries = 0;
+}
+
+int ptx_find_entry(const ptx_module *m, const char *name) {
+  for (size_t i = 0; i < m->n_entries; i++)
+    if (strcmp(m->entries[i].name, name) == 0)
+      return (int)i;
+  return -1;
+}
+
+static int product(const int *v, int n) {
+  int r = 1;
+  for (int i = 0; i < n; i++)
+    r *= v[i] > 0 ? v[i] : 1;
+  return r;
+}
+
+int ptx_entry_threads(const ptx_entry *e) {
+  if (e->n_reqntid)
+    return product(e->reqntid, e->n_reqntid);
+  if (e->n_maxntid)
+    return product(e->maxntid, e->n_maxntid);
+  return 0;
+}
+
+int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag) {
+  const char *last = NULL;
+  for (const char *s = strstr(name, ORION_CLONE_INFIX); s; s = strstr(s + 1, ORION_CLONE_INFIX))
+    last = s;
+  if (!last || last == name || !last[strlen(ORION_CLONE_INFIX)])
+    return 0;
+  *kernel_len = (size_t)(last - name);
+  *tag = last + strlen(ORION_CLONE_INFIX);
+  return 1;
+}
+
+void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out) {
+  size_t p = 0;
+  for (size_t i = 0; i < m->n_entries; i++) {
+    if (keep[i])
+      continue;
+    const ptx_entry *e = &m->entries[i];
+    sb_add(out, m->text + p, e->start - p);
+    p = e->end;
+  }
+  sb_add(out, m->text + p, m->len - p);
+}
+
+/* Copy the directive region, dropping .maxnreg and (without a thread
+ * count) .minnctapersm with their numbers. */
+static void copy_directives(const char *t, size_t from, size_t to, int drop_minncta,
+                            strbuf *out) {
+  size_t p = from;
+  while (p < to) {
+    size_t q = skip_comment_or_string(t, to, p);
+    if (q != p) {
+      sb_add(out, t + p, q - p);
+      p = q;
+      continue;
+    }
+    if (t[p] == '.' && (word_at(t, to, p, ".maxnreg") ||
+                        (drop_minncta && word_at(t, to, p, ".minnctapersm")))) {
+      size_t w = p + 1;
+      while (w < to && ident_char((unsigned char)t[w]))
+        w++;
+      int vals[3];
+      parse_numbers(t, to, &w, vals);
+      p = w;
+      continue;
+    }
+    sb_addc(out, t[p]);
+    p++;
+  }
+}
+
+void ptx_emit_clone(const ptx_module *m, const ptx_entry *e, const char *new_name,
+                    int maxnreg, strbuf *out) {
+  const char *t = m->text;
+  sb_add(out, t + e->start, e->name_pos - e->start);
+  sb_adds(out, new_name);
+  sb_add(out, t + e->name_end, e->dir_pos - e->name_end);
+  int has_ntid = e->n_maxntid || e->n_reqntid;
+  copy_directives(t, e->dir_pos, e->body_pos, !has_ntid, out);
+  if (maxnreg > 0) {
+    if (out->len && out->p[out->len - 1] != '\n')
+      sb_addc(out, '\n');
+    sb_addf(out, ".maxnreg %d\n", maxnreg);
+  }
+  sb_add(out, t + e->body_pos, e->end - e->body_pos);
+  if (out->len && out->p[out->len - 1] != '\n')
+    sb_addc(out, '\n');
+}
+
+void ptx_emit_string_global(const char *sym, const char *value, strbuf *out) {
+  size_t n = strlen(value) + 1;
+  sb_addf(out, ".visible .global .align 1 .b8 %s[%zu] = {", sym, n);
+  for (size_t i = 0; i < n; i++)
+    sb_addf(out, "%s%u", i ? ", " : "", (unsigned)(unsigned char)value[i]);
+  sb_adds(out, "};\n");
+}

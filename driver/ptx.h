@@ -1,0 +1,72 @@
+/* driver/ptx.h - just enough of PTX to find, drop and clone kernel entries.
+ *
+ * Contracts:
+ *  - ptx_scan finds every `.entry` definition at module scope (outside
+ *    comments and strings; declarations without a body are skipped).  For
+ *    each it records byte offsets into the text it was given (which must
+ *    outlive the module) and the performance-tuning directives between the
+ *    parameter list and the body (.maxnreg, .maxntid, .reqntid,
+ *    .minnctapersm).  Entries are in text order.  It fails (returns -1 and a
+ *    malloc'd message in *err) only on an unterminated parameter list or body.
+ *  - [start, end) of an entry spans whole lines: from the beginning of the
+ *    line holding its linkage directive (.visible/.weak/.extern) or .entry,
+ *    through the closing brace and the rest of that line.  Deleting that
+ *    range leaves a well-formed module.
+ *  - Clone names are "<kernel>__orion_<tag>" (orion/record.h); the kernel is
+ *    everything before the last "__orion_".
+ */
+#ifndef ORION_DRIVER_PTX_H
+#define ORION_DRIVER_PTX_H
+
+#include <stddef.h>
+
+#include "util.h"
+
+typedef struct ptx_entry {
+  char *name;
+  size_t start, end;            /* whole-line span of the definition */
+  size_t name_pos, name_end;    /* the entry's name */
+  size_t dir_pos;               /* after the parameter list: directives start */
+  size_t body_pos;              /* the body's '{' */
+  int maxnreg;                  /* 0: none */
+  int maxntid[3], n_maxntid;    /* n_*: number of dimensions given, 0: none */
+  int reqntid[3], n_reqntid;
+  int minnctapersm;             /* 0: none */
+} ptx_entry;
+
+typedef struct ptx_module {
+  const char *text;
+  size_t len;
+  ptx_entry *entries;
+  size_t n_entries;
+  char target[64];              /* first word after .target, "" if none */
+} ptx_module;
+
+int ptx_scan(const char *text, size_t len, ptx_module *m, char **err);
+void ptx_module_free(ptx_module *m);
+
+/* Index of the entry named name, or -1. */
+int ptx_find_entry(const ptx_module *m, const char *name);
+
+/* Threads per block from .reqntid, else .maxntid (product of the
+ * dimensions); 0 if neither is given. */
+int ptx_entry_threads(const ptx_entry *e);
+
+/* If name is a clone "<kernel>__orion_<tag>", return 1 and set *kernel_len
+ * and *tag (pointing into name). */
+int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag);
+
+/* Append the module text without the entries whose keep[i] is 0. */
+void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out);
+
+/* Append a copy of entry e renamed to new_name, with any .maxnreg replaced
+ * by `.maxnreg maxnreg` (maxnreg > 0), and .minnctapersm dropped unless the
+ * entry has .maxntid or .reqntid. */
+void ptx_emit_clone(const ptx_module *m, const ptx_entry *e, const char *new_name,
+                    int maxnreg, strbuf *out);
+
+/* Append a module-scope definition of a NUL-terminated byte string:
+ * `.visible .global .align 1 .b8 <sym>[n] = {...};` */
+void ptx_emit_string_global(const char *sym, const char *value, strbuf *out);
+
+#endif /* ORION_DRIVER_PTX_H */
