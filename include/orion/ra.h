@@ -65,7 +65,8 @@
  *                          or a colouring that violates the constraints
  *                          (orion_ra_verify);
  *   ORION_ERR_NOMEM        an allocation failed; the handle is unchanged.
- * On error, out-parameters are left untouched unless stated otherwise.
+ * On error, out-parameters and handles are left untouched unless stated
+ * otherwise (a failed orion_cstack_solve/use_layout leaves it unsolved).
  *
  * Ownership: handles are created by *_create and freed by *_destroy (NULL is
  * accepted there).  Every array passed in is owned by the caller and only

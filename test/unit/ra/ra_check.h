@@ -48,7 +48,7 @@ static inline int chk_colouring(int n, const int *w, const unsigned char *adj,
   for (int v = 0; v < n; v++) {
     if (col[v] == ORION_RA_SPILLED)
       continue;
-    if (col[v] < 0 || col[v] + w[v] > C || col[v] % chk_align(w[v])) {
+    if (col[v] < 0 || col[v] > C - w[v] || col[v] % chk_align(w[v])) {
       snprintf(why, whylen, "node %d width %d at colour %d, C=%d", v, w[v],
                col[v], C);
       return 0;

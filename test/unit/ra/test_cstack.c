@@ -122,7 +122,7 @@ static void test_single(void) {
 static void test_empty(void) {
   orion_cstack *cs;
   long long t = -1;
-  int slot[1];
+  int slot[3] = {-1, -1, -1};
   CHECK(orion_cstack_create(0, 0, &cs) == ORION_OK, "M=N=0");
   CHECK(orion_cstack_solve(cs) == ORION_OK &&
             orion_cstack_total_moves(cs, &t) == ORION_OK && t == 0,
@@ -130,7 +130,9 @@ static void test_empty(void) {
   orion_cstack_destroy(cs);
   CHECK(orion_cstack_create(3, 0, &cs) == ORION_OK, "N=0");
   CHECK(orion_cstack_solve(cs) == ORION_OK, "no calls");
-  CHECK(orion_cstack_layout(cs, slot) == ORION_OK, "layout");
+  CHECK(orion_cstack_layout(cs, slot) == ORION_OK && slot[0] != slot[1] &&
+            slot[1] != slot[2] && slot[0] != slot[2],
+        "layout of 3 sets");
   orion_cstack_destroy(cs);
   CHECK(orion_cstack_create(0, 5, &cs) == ORION_OK, "M=0");
   int h = -1;
