@@ -241,6 +241,17 @@ static int parse_args(cc *c, int argc, char **argv) {
         return 0;
       }
       lang = strcmp(v, "none") == 0 ? NULL : v;
+      if (strcmp(v, "cu") == 0) { /* nvcc's spelling of -x cuda */
+        lang = "cuda";
+        if (a[2]) {
+          sv_push(&c->user_args, "-xcuda");
+        } else {
+          sv_push(&c->user_args, "-x");
+          sv_push(&c->user_args, "cuda");
+          i++;
+        }
+        continue;
+      }
     }
     if (strcmp(a, "-o") == 0) {
       if (i + 1 >= argc) {

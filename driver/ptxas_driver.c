@@ -313,9 +313,13 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
     if (e->realised)
       sb_addf(b,
               ",\"registers\":%d,\"stack_frame\":%ld,\"spill_stores\":%ld,"
-              "\"spill_loads\":%ld,\"smem\":%ld,\"cmem\":%ld,\"barriers\":%ld",
+              "\"spill_loads\":%ld,\"smem\":%ld,\"barriers\":%ld",
               e->fig.registers, e->fig.stack_frame, e->fig.spill_stores, e->fig.spill_loads,
-              e->fig.smem, e->fig.cmem, e->fig.barriers);
+              e->fig.smem, e->fig.barriers);
+    if (e->realised && e->fig.has_cmem)
+      sb_addf(b, ",\"cmem\":%ld", e->fig.cmem);
+    else if (e->realised)
+      sb_adds(b, ",\"cmem\":null");
     else
       sb_adds(b, ",\"registers\":null");
     const char *status = !e->realised          ? "not-compiled"

@@ -84,8 +84,10 @@ static void parse_used(const char *s, const char *eol, ptxas_figures *f) {
         f->barriers = v;
       else if (starts(p, item_end, "bytes smem"))
         f->smem = v;
-      else if (starts(p, item_end, "bytes cmem"))
+      else if (starts(p, item_end, "bytes cmem")) {
         f->cmem += v;
+        f->has_cmem = 1;
+      }
       else if (starts(p, item_end, "bytes cumulative stack size"))
         f->cumulative_stack = v;
     }

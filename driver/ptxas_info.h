@@ -27,6 +27,7 @@ typedef struct ptxas_figures {
   int is_entry;        /* seen in "Compiling entry function" */
   int has_used;        /* a "Used ..." line was seen */
   int has_props;       /* a "Function properties" figure line was seen */
+  int has_cmem;        /* ptxas printed cmem (ptxas 13 no longer does) */
   int registers;
   long stack_frame, spill_stores, spill_loads;
   long smem, cmem, barriers, cumulative_stack;
