@@ -13,7 +13,8 @@
 # Environment:
 #   CUDA_PATH      CUDA toolkit (default /usr/local/cuda)
 #   NVCC, CLANG    compiler executables (default nvcc, clang++-22)
-#   EXTRA_FLAGS    appended to every compile command (word-split)
+#   EXTRA_FLAGS    added to every compile command before the source (word-split)
+#   EXTRA_LDFLAGS  added at the end of every command (e.g. "-L/x/lib64 -lcudart")
 #   PTXAS_V=1      pass -v to ptxas (nvcc and clang modes); output is in the logs
 #   JOBS=N         build N programs in parallel (default 1)
 #   PROGRAMS       space-separated subset of program names (default: all)
@@ -25,14 +26,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 usage() {
-  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
 # Compile one program: build_one <outdir> <mode> <source>
 build_one() {
   local outdir=$1 mode=$2 src=$3
-  local name cmd=() ld=() vflag=()
+  local name cmd=() ld=() vflag=() xld=()
   name="$(basename "$src" .cu)"
   local cuda=${CUDA_PATH:-/usr/local/cuda}
   case "$mode" in
@@ -54,6 +55,7 @@ build_one() {
   [ "${PTXAS_V:-0}" = 1 ] || vflag=()
   local extra=()
   [ -z "${EXTRA_FLAGS:-}" ] || read -r -a extra <<< "$EXTRA_FLAGS"
+  [ -z "${EXTRA_LDFLAGS:-}" ] || { read -r -a xld <<< "$EXTRA_LDFLAGS"; ld+=("${xld[@]}"); }
   local log="$outdir/$name.build.log"
   echo "+ ${cmd[*]} ${vflag[*]} ${extra[*]} $src -o $outdir/$name ${ld[*]}" > "$log"
   if ! "${cmd[@]}" "${vflag[@]}" "${extra[@]}" "$src" -o "$outdir/$name" "${ld[@]}" >> "$log" 2>&1; then

@@ -5,16 +5,17 @@
 //     T' = T + cdt * (P + gy*(T_N + T_S - 2T) + gx*(T_E + T_W - 2T) + gz*(amb - T)),
 //   with insulated edges (a missing neighbour is replaced by the cell itself).
 //   Each launch advances PH = 4 steps with "pyramid" tiling: a 32x8 thread
-//   block loads its 32x32 temperature and power tile (halo included) into
-//   shared memory, runs the four steps there on a shrinking valid region
-//   (each thread updates 4 rows of its column) and writes the inner 24x24
-//   cells. The per-cell update is a __noinline__ device function.
+//   block covers a 32x64 tile (halo included); each thread owns 8 cells of
+//   its column and keeps their temperature and power in registers, while the
+//   tile's temperatures are exchanged through shared memory after each step.
+//   The four steps run on a shrinking valid region and the inner 24x56 cells
+//   are written. The per-cell update is a __noinline__ device function.
 //
 // Paper class
-//   High register pressure (per-row neighbour indices, valid-region flags
-//   and tile addresses of four cells live across the step loop and the
-//   calls); user shared memory (12 KB of tiles); non-inlined device calls
-//   (four per thread per step);
+//   High register pressure (own temperatures, powers, new values and
+//   valid-region flags of eight cells live across the step loop and the
+//   calls); user shared memory (8 KB tile); non-inlined device calls (eight
+//   per thread per step);
 //   host loop over launches (ping-pong temperature buffers).
 //
 // Input (deterministic, splitmix64 seed 0x4075)
@@ -68,7 +69,7 @@ static float median_of(std::vector<float> v) {
 }
 
 #define BW 32              // tile width  (= threads in x)
-#define BH 32              // tile height
+#define BH 64              // tile height
 #define TY 8               // threads in y
 #define RPT (BH / TY)      // tile rows per thread
 #define PH 4               // pyramid height: steps per launch
@@ -89,18 +90,24 @@ __host__ __device__ __noinline__ float cell_update(float t, float tn, float ts, 
 
 __global__ void hotspot_kernel(const float* __restrict__ power, const float* __restrict__ tin,
                                float* __restrict__ tout, int rows, int cols, Params prm) {
-  __shared__ float t_s[BH][BW], p_s[BH][BW], t_new[BH][BW];
+  __shared__ float t_s[BH][BW];  // the tile's temperatures at the current step
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int gx0 = (int)blockIdx.x * OUTW - PH, gy0 = (int)blockIdx.y * OUTH - PH;
   const int gx = gx0 + tx;
   const bool col_in = gx >= 0 && gx < cols;
+  // Each thread owns rows ty + r*TY of its column: their temperature and
+  // power stay in registers for the whole launch.
+  float t_own[RPT], p_own[RPT];
 #pragma unroll
   for (int r = 0; r < RPT; ++r) {
     const int ly = ty + r * TY, gy = gy0 + ly;
+    t_own[r] = 0.0f;
+    p_own[r] = 0.0f;
     if (col_in && gy >= 0 && gy < rows) {
-      t_s[ly][tx] = tin[(size_t)gy * cols + gx];
-      p_s[ly][tx] = power[(size_t)gy * cols + gx];
+      t_own[r] = tin[(size_t)gy * cols + gx];
+      p_own[r] = power[(size_t)gy * cols + gx];
     }
+    t_s[ly][tx] = t_own[r];
   }
   __syncthreads();
 
@@ -122,27 +129,29 @@ __global__ void hotspot_kernel(const float* __restrict__ power, const float* __r
 
   for (int it = 0; it < PH; ++it) {
     // After step `it` the cells in [it+1, B-2-it] (both axes) are correct.
+    float nv[RPT];
 #pragma unroll
     for (int r = 0; r < RPT; ++r) {
       const int ly = ty + r * TY;
       computed[r] = in_grid[r] && tx >= it + 1 && tx <= BW - 2 - it && ly >= it + 1 &&
                     ly <= BH - 2 - it;
-      if (computed[r])
-        t_new[ly][tx] = cell_update(t_s[ly][tx], t_s[n[r]][tx], t_s[s[r]][tx], t_s[ly][e],
-                                    t_s[ly][w], p_s[ly][tx], prm.cdt, prm.gx, prm.gy, prm.gz,
-                                    prm.amb);
+      nv[r] = computed[r] ? cell_update(t_own[r], t_s[n[r]][tx], t_s[s[r]][tx], t_s[ly][e],
+                                        t_s[ly][w], p_own[r], prm.cdt, prm.gx, prm.gy,
+                                        prm.gz, prm.amb)
+                          : t_own[r];
     }
-    __syncthreads();
-    if (it == PH - 1) break;
+    __syncthreads();  // every read of this step's tile is done
 #pragma unroll
-    for (int r = 0; r < RPT; ++r)
-      if (computed[r]) t_s[ty + r * TY][tx] = t_new[ty + r * TY][tx];
+    for (int r = 0; r < RPT; ++r) {
+      t_own[r] = nv[r];
+      t_s[ty + r * TY][tx] = nv[r];
+    }
     __syncthreads();
   }
   // After the last step the computed ring is exactly the OUTW x OUTH interior.
 #pragma unroll
   for (int r = 0; r < RPT; ++r)
-    if (computed[r]) tout[(size_t)(gy0 + ty + r * TY) * cols + gx] = t_new[ty + r * TY][tx];
+    if (computed[r]) tout[(size_t)(gy0 + ty + r * TY) * cols + gx] = t_own[r];
 }
 
 // CPU reference: one step on the whole grid.

@@ -179,7 +179,8 @@ int main(int argc, char** argv) {
       // approximately Gaussian noise: sum of 4 uniforms, scaled to sigma
       float nz[3];
       for (int c = 0; c < 3; ++c) {
-        const float s = rng.uniform() + rng.uniform() + rng.uniform() + rng.uniform() - 2.0f;
+        float s = -2.0f;  // one call per statement: fixed order on every compiler
+        for (int k = 0; k < 4; ++k) s += rng.uniform();
         nz[c] = s * sigma * 1.7320508f;
       }
       img[(size_t)y * W + x] = make_float4(r + nz[0], g + nz[1], b + nz[2], 0.0f);

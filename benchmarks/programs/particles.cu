@@ -163,8 +163,11 @@ int main(int argc, char** argv) {
   for (int i = 0; i < n; ++i) {
     const uint32_t ux = rng.below(span), uy = rng.below(span), uz = rng.below(span);
     pos0[i] = make_float4(ux * UNIT, uy * UNIT, uz * UNIT, 0.0f);
-    vel0[i] = make_float4(0.02f * rng.uniform() - 0.01f, 0.02f * rng.uniform() - 0.01f,
-                          0.02f * rng.uniform() - 0.01f, 0.0f);
+    // (separate statements: argument evaluation order is unspecified in C++)
+    const float vx = 0.02f * rng.uniform() - 0.01f;
+    const float vy = 0.02f * rng.uniform() - 0.01f;
+    const float vz = 0.02f * rng.uniform() - 0.01f;
+    vel0[i] = make_float4(vx, vy, vz, 0.0f);
     cell[i] = ((uz / CELL_UNITS) * G + uy / CELL_UNITS) * G + ux / CELL_UNITS;
   }
   // Counting sort by cell (stable): cell_start[c] .. cell_start[c+1].
