@@ -910,10 +910,12 @@ int main(int argc, char **argv) {
     cc_free(&c);
     return 1;
   }
+  drv_defer_signals();
   int st = 0;
-  for (size_t i = 0; i < sizeof stages / sizeof *stages && st == 0; i++)
+  for (size_t i = 0; i < sizeof stages / sizeof *stages && st == 0 && !drv_pending_signal(); i++)
     if (stages[i].applies(&c))
       st = stages[i].run(&c);
-  cc_free(&c);
+  cc_free(&c); /* removes the temporary directory */
+  drv_reraise_pending_signal();
   return st;
 }

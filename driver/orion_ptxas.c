@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "proc.h"
 #include "ptxas_driver.h"
 #include "toolpaths.h"
 #include "util.h"
@@ -26,7 +27,9 @@ int main(int argc, char **argv) {
   }
   c.exec_passthrough = 1;
   char *real = drv_real_ptxas();
+  drv_defer_signals(); /* temporary files go on the normal error path */
   int st = optx_run(&c, real, NULL);
+  drv_reraise_pending_signal();
   free(real);
   optx_cmd_free(&c);
   return st;

@@ -148,6 +148,31 @@ int drv_exec(char *const argv[], char *const env_set[]) {
   return -1;
 }
 
+static volatile sig_atomic_t pending_signal;
+
+static void on_signal(int sig) { pending_signal = sig; }
+
+void drv_defer_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+int drv_pending_signal(void) { return pending_signal; }
+
+void drv_reraise_pending_signal(void) {
+  int sig = pending_signal;
+  if (!sig)
+    return;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 void drv_format_command(strbuf *b, char *const argv[], char *const env_set[]) {
   for (char *const *s = env_set; s && *s; s++) {
     const char *eq = strchr(*s, '=');

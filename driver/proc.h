@@ -29,6 +29,14 @@ int drv_run(char *const argv[], char *const env_set[], int capture,
 void drv_proc_result_free(drv_proc_result *res);
 int drv_exec(char *const argv[], char *const env_set[]);
 
+/* Interrupts: after drv_defer_signals(), SIGINT, SIGTERM and SIGHUP only
+ * set a flag (the child, in the same process group, gets them too and
+ * exits), so the caller cleans up its temporary files on the normal error
+ * path and then calls drv_reraise_pending_signal() to die of the signal. */
+void drv_defer_signals(void);
+int drv_pending_signal(void);
+void drv_reraise_pending_signal(void);
+
 /* Append the command line as drv_quote'd words on one line, preceded by the
  * env_set assignments (NAME="value"), with a trailing newline. */
 void drv_format_command(strbuf *b, char *const argv[], char *const env_set[]);

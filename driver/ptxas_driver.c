@@ -434,6 +434,8 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     if (st < 0) {
       drv_error("%s: cannot run: %s", real, strerror(r1.spawn_errno));
       status = 1;
+    } else if (drv_pending_signal()) {
+      status = st; /* interrupted: clean up, do not run ptxas again */
     } else {
       status = run_plain(c, real);
     }
@@ -454,6 +456,14 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   const strbuf *final_text = &text;
   strbuf pruned;
   sb_init(&pruned);
+  if (n_dup && drv_pending_signal()) {
+    status = 128 + drv_pending_signal();
+    unlink(tmp_out);
+    free(keep);
+    drv_proc_result_free(&r1);
+    sb_free(&pruned);
+    goto done;
+  }
   if (n_dup) {
     ptx_emit_without(&m, keep, &pruned);
     tmp_ptx = write_temp_ptx(&pruned);
@@ -507,6 +517,8 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     }
     sb_free(&js);
   }
+  if (status == 0 && drv_pending_signal())
+    status = 128 + drv_pending_signal();
   if (status == 0 && rename(tmp_out, c->output) != 0) {
     drv_error("%s: cannot write output: %s", c->output, strerror(errno));
     status = 1;

@@ -5,10 +5,12 @@ Writes "FAKE CUBIN <input>" to --output-file/-o.  Prints the file named by
 $FAKE_PTXAS_INFO on stderr when -v is given.  With $FAKE_PTXAS_FAIL_TEMP set,
 fails (exit 3) when the input is not the one named on the first call (that
 is, orion-ptxas's reassembly of a pruned temporary PTX).  Appends each
-command line to $FAKE_PTXAS_LOG if set.
+command line to $FAKE_PTXAS_LOG if set.  Sleeps $FAKE_PTXAS_SLEEP seconds
+before writing its output.
 """
 import os
 import sys
+import time
 
 args = sys.argv[1:]
 out, inp, verbose = "elf.o", None, False
@@ -37,5 +39,7 @@ if os.environ.get("FAKE_PTXAS_FAIL_TEMP") and inp and "orion-ptxas-" in os.path.
 if verbose and os.environ.get("FAKE_PTXAS_INFO"):
     sys.stderr.write(open(os.environ["FAKE_PTXAS_INFO"]).read())
 sys.stderr.write("ptxas warning : a warning that always passes through\n")
+if os.environ.get("FAKE_PTXAS_SLEEP"):
+    time.sleep(float(os.environ["FAKE_PTXAS_SLEEP"]))
 with open(out, "w") as f:
     f.write("FAKE CUBIN %s\n" % inp)
