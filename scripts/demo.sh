@@ -9,9 +9,9 @@ out=$build/demo
 mkdir -p "$out"
 cuobjdump=$(command -v cuobjdump || echo "$build/pytools/nvidia/cu13/bin/cuobjdump")
 
-echo "== orion-cc -O3 --cuda-gpu-arch=sm_90 examples/demo.cu -o $out/demo --orion-report"
+echo "== orion-cc -O3 --cuda-gpu-arch=sm_90 examples/demo.cu -o build/demo/demo --orion-report"
 "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 "$root/examples/demo.cu" -o "$out/demo" \
-  --orion-report="$out/report.json"
+  --orion-report
 echo
 echo "== kernel versions in the binary (cuobjdump -res-usage)"
 "$cuobjdump" -res-usage "$out/demo" | grep -E "Function|REG:" | sed 's/ TEXTURE.*//'

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Direction agreement: max-live (OrionPass) vs ptxas's register count.
 
-For every CUDA source in the repo's tests and benchmarks (test/lit/e2e/*.cu,
+For every CUDA source in the repo's examples, tests and benchmarks
+(examples/*.cu, test/lit/e2e/*.cu,
 test/lit/pass/*.cu, benchmarks/programs/*.cu), compile the device side with
 clang 22 + OrionPass (ORION_REPORT collects each kernel's max-live, threshold
 and predicted direction), assemble the PTX with ptxas -v, and compare the
@@ -37,7 +38,8 @@ def main():
     plugin = os.path.join(a.build, "lib", "OrionPass.so")
     if not os.path.exists(plugin):
         sys.exit(f"agreement: error: {plugin} not found; build first (scripts/setup.sh)")
-    srcs = sorted(glob.glob(os.path.join(ROOT, "test/lit/e2e/*.cu")) +
+    srcs = sorted(glob.glob(os.path.join(ROOT, "examples/*.cu")) +
+                  glob.glob(os.path.join(ROOT, "test/lit/e2e/*.cu")) +
                   glob.glob(os.path.join(ROOT, "test/lit/pass/*.cu")) +
                   glob.glob(os.path.join(ROOT, "benchmarks/programs/*.cu")))
     rows = []
