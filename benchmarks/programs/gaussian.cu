@@ -37,33 +37,7 @@
 
 #include <cuda_runtime.h>
 
-#define CUDA_CHECK(call)                                                      \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__,      \
-                   #call, cudaGetErrorString(err_));                          \
-      std::exit(2);                                                           \
-    }                                                                         \
-  } while (0)
-#define LAUNCH_CHECK() CUDA_CHECK(cudaGetLastError())
-
-struct Rng {  // splitmix64
-  uint64_t s;
-  explicit Rng(uint64_t seed) : s(seed) {}
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  float uniform() { return (float)(next() >> 40) * (1.0f / 16777216.0f); }
-};
-
-static float median_of(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+#include "bench_common.h"
 
 #define F1_BLOCK 256
 #define F2_BX 32
