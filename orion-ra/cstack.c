@@ -292,21 +292,36 @@ static orion_status check_layout(const orion_cstack *cs, const int *slot) {
   return st;
 }
 
+/* Validate a caller-given layout and resolve every call's height.  On
+ * success *height is a fresh array of n heights the caller frees. */
+static orion_status layout_heights(const orion_cstack *cs, const int *slot,
+                                   int **height) {
+  orion_status st = check_layout(cs, slot);
+  if (st != ORION_OK)
+    return st;
+  int *h = xmalloc((size_t)cs->n, sizeof *h);
+  if (!h)
+    return ORION_ERR_NOMEM;
+  st = resolve_heights(cs, h);
+  if (st != ORION_OK) {
+    free(h);
+    return st;
+  }
+  *height = h;
+  return ORION_OK;
+}
+
 orion_status orion_cstack_use_layout(orion_cstack *cstack,
                                      const int *slot_of_set) {
   if (!cstack || !slot_of_set)
     return ORION_ERR_INVALID_ARG;
   unsolve(cstack);
-  orion_status st = check_layout(cstack, slot_of_set);
+  int *height;
+  orion_status st = layout_heights(cstack, slot_of_set, &height);
   if (st != ORION_OK)
     return st;
-  int *height = xmalloc((size_t)cstack->n, sizeof *height);
-  if (!height)
-    return ORION_ERR_NOMEM;
-  st = resolve_heights(cstack, height);
-  if (st == ORION_OK)
-    st = emit(cstack, height, slot_of_set,
-              count_moves(cstack, height, slot_of_set));
+  st = emit(cstack, height, slot_of_set,
+            count_moves(cstack, height, slot_of_set));
   free(height);
   return st;
 }
@@ -366,15 +381,11 @@ orion_status orion_cstack_layout_cost(const orion_cstack *cstack,
                                       long long *total) {
   if (!cstack || !slot_of_set || !total)
     return ORION_ERR_INVALID_ARG;
-  orion_status st = check_layout(cstack, slot_of_set);
+  int *height;
+  orion_status st = layout_heights(cstack, slot_of_set, &height);
   if (st != ORION_OK)
     return st;
-  int *height = xmalloc((size_t)cstack->n, sizeof *height);
-  if (!height)
-    return ORION_ERR_NOMEM;
-  st = resolve_heights(cstack, height);
-  if (st == ORION_OK)
-    *total = count_moves(cstack, height, slot_of_set);
+  *total = count_moves(cstack, height, slot_of_set);
   free(height);
-  return st;
+  return ORION_OK;
 }

@@ -48,23 +48,16 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
   }
   const int64_t sign = maximise ? -1 : 1;
   const size_t N = (size_t)n;
-  int64_t *u = malloc(N * sizeof *u);
-  int64_t *v = malloc(N * sizeof *v);
-  int64_t *dist = malloc(N * sizeof *dist);
-  int *pred = malloc(N * sizeof *pred);    /* row that reached column */
-  int *row_of = malloc(N * sizeof *row_of); /* column -> row or -1 */
-  int *col_of = malloc(N * sizeof *col_of); /* row -> column or -1 */
-  int *todo = malloc(N * sizeof *todo);     /* [0,nt) unfinished columns */
-  if (!u || !v || !dist || !pred || !row_of || !col_of || !todo) {
-    free(u);
-    free(v);
-    free(dist);
-    free(pred);
-    free(row_of);
-    free(col_of);
-    free(todo);
+  /* One block: three int64 arrays, then four int arrays. */
+  int64_t *u = malloc(N * (3 * sizeof(int64_t) + 4 * sizeof(int)));
+  if (!u)
     return ORION_ERR_NOMEM;
-  }
+  int64_t *v = u + N;
+  int64_t *dist = v + N;
+  int *pred = (int *)(dist + N); /* row that reached column */
+  int *row_of = pred + N;        /* column -> row or -1 */
+  int *col_of = row_of + N;      /* row -> column or -1 */
+  int *todo = col_of + N;        /* [0,nt) unfinished columns */
 #define COST(i, j) (sign * (int64_t)weight[(size_t)(i) * N + (size_t)(j)])
   /* Column k before column b in the Dijkstra: nearer, then free (ends the
    * search sooner), then lower index. */
@@ -166,11 +159,5 @@ orion_status orion_ra_assign(int n, const int *weight, int maximise,
 #undef COST
 #undef BETTER
   free(u);
-  free(v);
-  free(dist);
-  free(pred);
-  free(row_of);
-  free(col_of);
-  free(todo);
   return ORION_OK;
 }
