@@ -117,11 +117,10 @@ orion_status orion_select_versions(const orion_select_input *in,
   s.block = B;
   s.block_known = in->threads_per_block != 0;
 
-  static const int cap = MAX_LEVELS;
   orion_occ_level levels[MAX_LEVELS];
   int n = 0;
   orion_status st = orion_occ_reg_levels(in->sm, B, smem, ORION_MIN_REG_CAP,
-                                         levels, cap, &n);
+                                         levels, MAX_LEVELS, &n);
   if (st != ORION_OK)
     return st;
   if (n == 0)

@@ -60,7 +60,8 @@ static int ntid_product(const char *s) {
 }
 
 /* Old form: !nvvm.annotations = !{!{ptr @f, !"maxntidx", i32 128, ...}}.
- * Returns the value of key for f, or 0; *is_kernel set for "kernel". */
+ * Returns the value of key for f, or 0.  LLVM 21+ upgrades this form when it
+ * reads IR, so the list is usually empty and this returns at once. */
 static long annotation(LLVMModuleRef m, LLVMValueRef f, const char *key) {
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
   if (n == 0)

@@ -94,8 +94,6 @@ int orion_report_write(const char *path, const orion_kernel_report *r);
 LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name);
 /* Number of natural loops in f (0 for a declaration). */
 int orion_shim_count_loops(LLVMValueRef f);
-/* Loop depth of block bb in its function (0 = not in a loop). */
-int orion_shim_loop_depth(LLVMBasicBlockRef bb);
 /* Emit an optimisation remark under pass name "orion" (-Rpass=orion,
  * -pass-remarks=orion); analysis=1 makes it an analysis remark
  * (-Rpass-analysis=orion). */

@@ -131,13 +131,6 @@ extern "C" int orion_shim_count_loops(LLVMValueRef F) {
   return int(LI.getLoopsInPreorder().size());
 }
 
-extern "C" int orion_shim_loop_depth(LLVMBasicBlockRef BB) {
-  BasicBlock *B = unwrap(BB);
-  DominatorTree DT(*B->getParent());
-  LoopInfo LI(DT);
-  return int(LI.getLoopDepth(B));
-}
-
 extern "C" void orion_shim_remark(LLVMValueRef F, const char *Name,
                                   const char *Msg, int Analysis) {
   Function *Fn = unwrap<Function>(F);
