@@ -45,6 +45,9 @@ orion_status orion_record_format(const orion_record *rec, char *buf, size_t n) {
       goto overflow;
     off += (size_t)w;
   }
+  w = snprintf(buf + off, n - off, ";np=%d;hp=%d", rec->n_params, rec->hidden_params);
+  if (w < 0 || (size_t)w >= n - off)
+    goto overflow;
   return ORION_OK;
 overflow:
   buf[0] = '\0';
@@ -151,6 +154,13 @@ orion_status orion_record_parse(const char *text, orion_record *rec) {
         return ORION_ERR_PARSE;
     } else if (KEY("wmax")) {
       if (!parse_int(val, vlen, &r.sel.max_warps))
+        return ORION_ERR_PARSE;
+    } else if (KEY("np")) {
+      if (!parse_int(val, vlen, &r.n_params) || r.n_params < 0)
+        return ORION_ERR_PARSE;
+    } else if (KEY("hp")) {
+      if (!parse_int(val, vlen, &r.hidden_params) || r.hidden_params < 0 ||
+          r.hidden_params > 64)
         return ORION_ERR_PARSE;
     } else if (KEY("v")) {
       const char *q = val, *vend = val + vlen;

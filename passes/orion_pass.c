@@ -209,6 +209,7 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   snprintf(rec.kernel, sizeof rec.kernel, "%s", name);
   rec.sm = rep.sm;
   rec.max_live = rep.max_live;
+  rec.n_params = (int)LLVMCountParams(k);
   rec.sel = rep.sel;
   if (orion_record_format(&rec, text, sizeof text) == ORION_OK)
     rep.record = text;

@@ -7,12 +7,16 @@
  * PTX or cubin.  The text form is one line:
  *
  *   orion1;k=<kernel>;sm=90;dir=inc;ml=57;thr=32;blk=256;bk=0;smem=0;
- *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32
+ *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32;np=2;hp=6
  *
  * where each version is tag:role:max_regs:target_warps (role letters o, c, s,
  * f for original, conservative, step, failsafe; tags starting with 'p' are
  * runtime padding versions with no binary).  Clones are entries named
- * `<kernel>__orion_<tag>`.  Unknown keys are ignored by the parser, so the
+ * `<kernel>__orion_<tag>`.  np is the number of the kernel's own
+ * parameters; hp the number of hidden parameters every clone carries after
+ * them (0, or ORION_SPLIT_PARAMS: the split parameters of orion/rt.h), and
+ * when hp > 0 the entry `<kernel>__orion_split` is the uncapped original with
+ * those parameters.  Both default to 0 when absent.  Unknown keys are ignored by the parser, so the
  * format can grow; the leading "orion1" changes only on incompatible change.
  */
 #ifndef ORION_RECORD_H
@@ -35,6 +39,8 @@ typedef struct orion_record {
   char kernel[ORION_RECORD_KERNEL_MAX];
   int sm;
   int max_live;
+  int n_params;      /* np: the kernel's own parameters */
+  int hidden_params; /* hp: 0 or ORION_SPLIT_PARAMS */
   orion_selection sel;
 } orion_record;
 

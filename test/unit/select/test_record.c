@@ -11,13 +11,17 @@ int main(void) {
   strcpy(r.kernel, "_Z5heavyPf");
   r.sm = 90;
   r.max_live = 160;
+  r.n_params = 3;
+  r.hidden_params = 6;
   orion_select_input in = {90, 160, 0, 0, 0};
   CHECK(orion_select_versions(&in, &r.sel) == ORION_OK, "select");
   char buf[1024];
   CHECK(orion_record_format(&r, buf, sizeof buf) == ORION_OK, "format");
   orion_record back;
   CHECK(orion_record_parse(buf, &back) == ORION_OK, "parse '%s'", buf);
-  CHECK(strcmp(back.kernel, r.kernel) == 0 && back.sm == 90 && back.max_live == 160, "fields");
+  CHECK(strcmp(back.kernel, r.kernel) == 0 && back.sm == 90 && back.max_live == 160 &&
+            back.n_params == 3 && back.hidden_params == 6,
+        "fields");
   CHECK(back.sel.n_versions == r.sel.n_versions && back.sel.direction == r.sel.direction &&
             back.sel.threshold == r.sel.threshold && back.sel.block == r.sel.block &&
             back.sel.original_warps == r.sel.original_warps && back.sel.max_warps == r.sel.max_warps,
@@ -33,8 +37,9 @@ int main(void) {
   CHECK(orion_record_format(&r, small, sizeof small) == ORION_ERR_RANGE && small[0] == '\0', "range");
   /* Unknown keys are ignored. */
   CHECK(orion_record_parse("orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;future=x;v=orig:o:0:64", &back) ==
-                ORION_OK && back.sel.n_versions == 1 && back.sm == 80,
-        "unknown key");
+                ORION_OK && back.sel.n_versions == 1 && back.sm == 80 && back.n_params == 0 &&
+            back.hidden_params == 0,
+        "unknown key; np and hp default to 0");
   static const char *bad[] = {
       "",
       "orion2;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
@@ -46,6 +51,8 @@ int main(void) {
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=a:o:0:1,b:o:0:1,c:o:0:1,d:o:0:1,e:o:0:1,f:o:0:1",
       "orion1;k=a;sm=99999999999;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
       "orion1;k=a;noequals;v=orig:o:0:64",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;np=-1",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;hp=x",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     CHECK(orion_record_parse(bad[i], &back) == ORION_ERR_PARSE, "rejects '%s'", bad[i]);
