@@ -1,0 +1,111 @@
+/* tune.h - the runtime's version selection, a pure state machine (paper
+ * section 3.4, Fig. 9).  No CUDA, no clock, no allocation: the caller
+ * launches the candidate orion_tuner_next() names, times it, and hands the
+ * time to orion_tuner_feed().  Unit-tested on synthetic curves
+ * (test/unit/rt/test_tune.c).
+ *
+ * Candidates are indexed 0..n-1 in increasing occupancy; `orig` is the
+ * original version, `dir` (+1 / -1) the direction the compiler predicted.
+ *
+ * Adaptive (Fig. 9, with the paper's fail-safe reversal and a noise guard):
+ *   1. run the original: the first launch of a version is slower on a GPU
+ *      (cold code; about 10-25 us on an H200, measured), so the original
+ *      runs twice, and the difference between its two launches is taken as
+ *      the warm-up penalty and subtracted from every other binary version's
+ *      first sample;
+ *   2. walk from the original in the predicted direction, one candidate per
+ *      launch, while no launch is more than `stop` (2 %) slower than the best
+ *      so far; the best so far moves to any candidate that is faster;
+ *   3. if the walk ends with the original still best, walk the other way
+ *      (fail-safe reversal);
+ *   4. noise guard: when a comparison is within the noise band of a
+ *      decision boundary (faster than the best, or `stop` slower), launch
+ *      the candidate with fewer samples again, up to `max_samples` each;
+ *      the band is the largest relative spread measured on any candidate
+ *      (at least `noise_floor`), or `initial_noise` before any candidate
+ *      has two samples, so the first close call measures the noise;
+ *   5. the choice is the fastest candidate by median, after the same guard
+ *      on the runner-up, or the one with the fewest resident warps among
+ *      those within `equal` (1 %) of it: the same speed with fewer
+ *      resources.
+ * Exhaustive: every candidate runs `exhaustive_samples` times after one
+ * warm-up launch; the choice is the fastest median.
+ *
+ * Times are normalised by the work of the launch (blocks launched) so
+ * launches of different size compare.
+ */
+#ifndef ORION_RT_TUNE_H
+#define ORION_RT_TUNE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ORION_TUNE_MAX_CANDS 8
+#define ORION_TUNE_MAX_SAMPLES 8
+
+typedef enum orion_tune_mode {
+  ORION_TUNE_ADAPTIVE = 0,
+  ORION_TUNE_EXHAUSTIVE,
+} orion_tune_mode;
+
+typedef struct orion_tune_cfg {
+  double stop;            /* walk stops at a slowdown above this (0.02) */
+  double equal;           /* tie band for the final choice (0.01) */
+  double noise_floor;     /* smallest noise band (0.005) */
+  double initial_noise;   /* noise band before any spread is measured (0.03) */
+  int max_samples;        /* noise guard: samples per candidate at most (3) */
+  int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
+} orion_tune_cfg;
+
+void orion_tune_cfg_default(orion_tune_cfg *cfg);
+
+typedef struct orion_tune_cand {
+  int shares_orig_binary;  /* padding versions: no warm-up correction */
+  int warm;                /* launched at least once */
+  int n;                   /* samples */
+  double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
+} orion_tune_cand;
+
+typedef struct orion_tuner {
+  orion_tune_mode mode;
+  orion_tune_cfg cfg;
+  int n, orig, dir;
+  int phase;       /* internal */
+  int cur;         /* candidate the walk is looking at */
+  int resample;    /* candidate to launch again (noise guard), or -1 */
+  int best;
+  int reversed;
+  int final;       /* -1 until settled */
+  int launches;    /* launches fed so far (tuning iterations) */
+  int tried;       /* distinct candidates measured */
+  double penalty;  /* warm-up penalty in ms */
+  double orig_first_ms, orig_first_work;
+  orion_tune_cand c[ORION_TUNE_MAX_CANDS];
+} orion_tuner;
+
+/* n in 1..ORION_TUNE_MAX_CANDS, 0 <= orig < n, dir +1 or -1.  shares_orig
+ * (may be NULL) marks candidates that run the original's binary.  cfg NULL =
+ * defaults.  Returns 0, or -1 on bad arguments (the tuner is then settled
+ * on candidate 0 or orig). */
+int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int dir,
+                     const int *shares_orig, const orion_tune_cfg *cfg);
+
+/* The candidate to launch now; when settled, the final choice. */
+int orion_tuner_next(const orion_tuner *t);
+/* 1 once the choice is final. */
+int orion_tuner_settled(const orion_tuner *t);
+/* Feed the time (ms) of a launch of candidate `cand` that did `work` units
+ * (> 0).  Feeding a candidate other than orion_tuner_next() is allowed (it
+ * adds a sample); feeding after settling is ignored. */
+void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work);
+/* A candidate failed to launch: it is never chosen; the original is used
+ * instead of it. */
+void orion_tuner_drop(orion_tuner *t, int cand);
+/* Median normalised time of a candidate, or 0 if it has no samples. */
+double orion_tuner_median(const orion_tuner *t, int cand);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_RT_TUNE_H */
