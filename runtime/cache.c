@@ -1,0 +1,257 @@
+/* cache.c - the decision cache file (cache.h).  Contract: plain POSIX I/O;
+ * never leaves a partial file behind (temporary + rename); the caller
+ * serialises calls on one orion_cache. */
+#include "cache.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER "# orion decision cache 1\n"
+
+static int same_key(const orion_cache_entry *a, const orion_cache_entry *b) {
+  return a->module == b->module && a->driver == b->driver && a->bx == b->bx && a->by == b->by &&
+         a->bz == b->bz && a->shmem == b->shmem && strcmp(a->gpu, b->gpu) == 0 &&
+         strcmp(a->kernel, b->kernel) == 0;
+}
+
+const orion_cache_entry *orion_cache_find(const orion_cache *c, const orion_cache_entry *key) {
+  for (size_t i = 0; i < c->n; i++)
+    if (same_key(&c->e[i], key))
+      return &c->e[i];
+  return NULL;
+}
+
+int orion_cache_put(orion_cache *c, const orion_cache_entry *e) {
+  for (size_t i = 0; i < c->n; i++)
+    if (same_key(&c->e[i], e)) {
+      c->e[i] = *e;
+      return 0;
+    }
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 16;
+    orion_cache_entry *ne = realloc(c->e, cap * sizeof *ne);
+    if (!ne)
+      return -1;
+    c->e = ne;
+    c->cap = cap;
+  }
+  c->e[c->n++] = *e;
+  return 0;
+}
+
+void orion_cache_free(orion_cache *c) {
+  free(c->e);
+  memset(c, 0, sizeof *c);
+}
+
+/* A field is a run of printable non-space ASCII. */
+static int valid_field(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (*s <= ' ' || *s > '~')
+      return 0;
+  return 1;
+}
+
+int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n) {
+  if (!valid_field(e->gpu) || !valid_field(e->kernel) || !valid_field(e->tag))
+    return -1;
+  int w = snprintf(buf, n, "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d\n", e->module, e->gpu,
+                   e->driver, e->kernel, e->bx, e->by, e->bz, e->shmem, e->tag, e->speedup,
+                   e->iterations);
+  return w < 0 || (size_t)w >= n ? -1 : w;
+}
+
+/* Parse one line (NUL-terminated, no newline). */
+static int parse_line(const char *line, orion_cache_entry *e) {
+  memset(e, 0, sizeof *e);
+  char gpu[ORION_CACHE_GPU_MAX], kernel[ORION_CACHE_NAME_MAX], tag[ORION_CACHE_TAG_MAX],
+      extra[2];
+  int used = 0;
+  /* Field widths are the buffer sizes minus one. */
+  if (sscanf(line, "%llx %127s %d %511s %ux%ux%u %llu %15s %lf %d %n%1s", &e->module, gpu,
+             &e->driver, kernel, &e->bx, &e->by, &e->bz, &e->shmem, tag, &e->speedup,
+             &e->iterations, &used, extra) != 11)
+    return -1;
+  if (strlen(gpu) >= sizeof gpu - 1 || strlen(kernel) >= sizeof kernel - 1 ||
+      strlen(tag) >= sizeof tag - 1)
+    return -1; /* possibly cut */
+  if (!e->bx || !e->by || !e->bz || e->bx * (unsigned long long)e->by * e->bz > 1024 ||
+      !(e->speedup > 0 && e->speedup < 1000) || e->iterations < 0)
+    return -1;
+  memcpy(e->gpu, gpu, sizeof gpu);
+  memcpy(e->kernel, kernel, sizeof kernel);
+  memcpy(e->tag, tag, sizeof tag);
+  return 0;
+}
+
+int orion_cache_parse(orion_cache *c, const char *text, size_t len, int *first_bad) {
+  int bad = 0, lineno = 0;
+  if (first_bad)
+    *first_bad = 0;
+  size_t i = 0;
+  while (i < len) {
+    size_t j = i;
+    while (j < len && text[j] != '\n')
+      j++;
+    lineno++;
+    size_t l = j - i;
+    if (l > 0 && text[i] != '#') {
+      char line[1024];
+      orion_cache_entry e;
+      int ok = l < sizeof line && !memchr(text + i, '\0', l);
+      if (ok) {
+        memcpy(line, text + i, l);
+        line[l] = '\0';
+        ok = parse_line(line, &e) == 0 && orion_cache_put(c, &e) == 0;
+      }
+      if (!ok && bad++ == 0 && first_bad)
+        *first_bad = lineno;
+    }
+    i = j + 1;
+  }
+  return bad;
+}
+
+int orion_cache_load(orion_cache *c, const char *path, int *bad, int *first_bad, char *err,
+                     size_t errn) {
+  if (bad)
+    *bad = 0;
+  if (first_bad)
+    *first_bad = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT)
+      return 0;
+    snprintf(err, errn, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+    snprintf(err, errn, "%s: not a regular file of at most 64 MiB", path);
+    close(fd);
+    return -1;
+  }
+  size_t size = (size_t)st.st_size;
+  char *buf = malloc(size + 1);
+  size_t got = 0;
+  while (buf && got < size) {
+    ssize_t r = read(fd, buf + got, size - got);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    got += (size_t)r;
+  }
+  close(fd);
+  if (!buf) {
+    snprintf(err, errn, "%s: out of memory", path);
+    return -1;
+  }
+  int nbad = orion_cache_parse(c, buf, got, first_bad);
+  free(buf);
+  if (bad)
+    *bad = nbad;
+  return 0;
+}
+
+/* mkdir -p of path's directory part. */
+static int make_parent(const char *path) {
+  char dir[4096];
+  if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+    return -1;
+  char *slash = strrchr(dir, '/');
+  if (!slash || slash == dir)
+    return 0;
+  *slash = '\0';
+  for (char *p = dir + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int write_all(int fd, const char *s, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, s, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return -1;
+    s += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t errn) {
+  char lock[4200], tmp[4200];
+  if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock ||
+      snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+    snprintf(err, errn, "%s: path too long", path);
+    return -1;
+  }
+  if (make_parent(path) != 0) {
+    snprintf(err, errn, "%s: cannot create its directory: %s", path, strerror(errno));
+    return -1;
+  }
+  int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lfd < 0) {
+    snprintf(err, errn, "%s: %s", lock, strerror(errno));
+    return -1;
+  }
+  struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  while (fcntl(lfd, F_SETLKW, &fl) != 0 && errno == EINTR)
+    ;
+  /* Merge: what is on disk now, overlaid with ours. */
+  orion_cache merged = {0};
+  int rc = -1;
+  char lerr[256];
+  if (orion_cache_load(&merged, path, NULL, NULL, lerr, sizeof lerr) != 0)
+    merged.n = 0; /* unreadable: replace it */
+  for (size_t i = 0; i < c->n; i++)
+    if (orion_cache_put(&merged, &c->e[i]) != 0) {
+      snprintf(err, errn, "%s: out of memory", path);
+      goto out;
+    }
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    snprintf(err, errn, "%s: %s", tmp, strerror(errno));
+    goto out;
+  }
+  int ok = write_all(fd, HEADER, sizeof HEADER - 1) == 0;
+  char line[1024];
+  for (size_t i = 0; ok && i < merged.n; i++) {
+    int l = orion_cache_format(&merged.e[i], line, sizeof line);
+    if (l > 0)
+      ok = write_all(fd, line, (size_t)l) == 0;
+  }
+  if (ok)
+    ok = fsync(fd) == 0;
+  int saved = errno;
+  if (close(fd) != 0 && ok) {
+    ok = 0;
+    saved = errno;
+  }
+  if (!ok || rename(tmp, path) != 0) {
+    if (ok)
+      saved = errno;
+    snprintf(err, errn, "%s: %s", path, strerror(saved));
+    unlink(tmp);
+    goto out;
+  }
+  rc = 0;
+out:
+  orion_cache_free(&merged);
+  close(lfd); /* releases the lock */
+  return rc;
+}

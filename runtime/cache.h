@@ -1,0 +1,64 @@
+/* cache.h - the runtime's decision cache: what tuning chose, remembered
+ * across runs so a second run starts on the tuned versions.
+ *
+ * One text line per decision; the key is (module, GPU, driver, kernel,
+ * block shape, dynamic shared memory), where module is a hash of the
+ * program's fatbinary, so a rebuilt program, another GPU or another driver
+ * tunes afresh:
+ *
+ *   # orion decision cache 1
+ *   <module hex> <gpu> <driver> <kernel> <bx>x<by>x<bz> <shmem> <tag> <speedup> <iterations>
+ *
+ * GPU names have their spaces replaced by '_'.  Malformed lines are skipped
+ * (and reported through *bad_line); saving rewrites the file without them.
+ * Saving merges with what other processes wrote meanwhile, under an fcntl
+ * lock on <path>.lock, and replaces the file atomically (write a temporary,
+ * rename).  No CUDA; unit-tested in test/unit/rt/test_cache.c.
+ */
+#ifndef ORION_RT_CACHE_H
+#define ORION_RT_CACHE_H
+
+#include <stddef.h>
+
+#define ORION_CACHE_NAME_MAX 512
+#define ORION_CACHE_GPU_MAX 128
+#define ORION_CACHE_TAG_MAX 16
+
+typedef struct orion_cache_entry {
+  unsigned long long module;
+  char gpu[ORION_CACHE_GPU_MAX];
+  int driver;
+  char kernel[ORION_CACHE_NAME_MAX];
+  unsigned bx, by, bz;
+  unsigned long long shmem;
+  char tag[ORION_CACHE_TAG_MAX]; /* the chosen version */
+  double speedup;                /* over the original, as measured */
+  int iterations;                /* tuning launches it took */
+} orion_cache_entry;
+
+typedef struct orion_cache {
+  orion_cache_entry *e;
+  size_t n, cap;
+} orion_cache;
+
+/* Add the entries of text (len bytes) to c, replacing entries with the same
+ * key.  Returns the number of malformed lines; *first_bad (may be NULL)
+ * gets the first one's line number, or 0. */
+int orion_cache_parse(orion_cache *c, const char *text, size_t len, int *first_bad);
+/* The entry with key's key, or NULL. */
+const orion_cache_entry *orion_cache_find(const orion_cache *c, const orion_cache_entry *key);
+/* Insert or replace; 0, or -1 when out of memory. */
+int orion_cache_put(orion_cache *c, const orion_cache_entry *e);
+/* Format one entry as a line (with '\n'); returns its length or -1. */
+int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n);
+/* Read path into c.  A missing file is an empty cache.  Returns 0, or -1
+ * with a message in err ("<path>: <reason>"); malformed lines are counted
+ * in *bad (may be NULL) and their first line number in *first_bad. */
+int orion_cache_load(orion_cache *c, const char *path, int *bad, int *first_bad, char *err,
+                     size_t errn);
+/* Merge c into the file at path (creating its directory) atomically.
+ * Returns 0, or -1 with a message in err; the file is then unchanged. */
+int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t errn);
+void orion_cache_free(orion_cache *c);
+
+#endif /* ORION_RT_CACHE_H */

@@ -1,0 +1,76 @@
+/* report.c - ORION_REPORT output (report.h).  The table is for people, the
+ * JSON for scripts (benchmarks/ reads it); both list every configuration
+ * the program launched, in the order first seen. */
+#include "report.h"
+
+#include <string.h>
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+void orion_report_table(FILE *f, const orion_report_row *rows, int n) {
+  fprintf(f, "orion: %d kernel configuration%s\n", n, n == 1 ? "" : "s");
+  fprintf(f, "%-28s %-14s %-7s %-30s %-7s %5s %9s %8s %5s %9s\n", "kernel", "block", "smem",
+          "versions (warps/SM)", "chosen", "regs", "occupancy", "speedup", "iters", "source");
+  for (int i = 0; i < n; i++) {
+    const orion_report_row *r = &rows[i];
+    char block[32], vers[256] = "", occ[16], sp[16];
+    snprintf(block, sizeof block, "%ux%ux%u", r->bx, r->by, r->bz);
+    size_t off = 0;
+    for (int k = 0; k < r->n && off < sizeof vers; k++)
+      off += (size_t)snprintf(vers + off, sizeof vers - off, "%s%s:%d", k ? "," : "",
+                              r->c[k].tag, r->c[k].warps);
+    const orion_report_cand *c = &r->c[r->chosen];
+    snprintf(occ, sizeof occ, "%d/%d", c->warps, r->max_warps);
+    if (r->speedup > 0)
+      snprintf(sp, sizeof sp, "%.3fx", r->speedup);
+    else
+      snprintf(sp, sizeof sp, "-");
+    int klen = (int)strlen(r->kernel);
+    fprintf(f, "%-28s %-14s %-7llu %-30s %-7s %5d %9s %8s %5d %9s\n",
+            klen > 28 ? r->kernel + klen - 28 : r->kernel, block, r->shmem, vers, c->tag,
+            c->regs, occ, sp, r->iterations, r->source);
+  }
+}
+
+void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
+  fprintf(f, "{\"orion_report\":1,\"configs\":[");
+  for (int i = 0; i < n; i++) {
+    const orion_report_row *r = &rows[i];
+    fprintf(f, "%s\n {\"kernel\":", i ? "," : "");
+    json_str(f, r->kernel);
+    fprintf(f, ",\"block\":[%u,%u,%u],\"shmem\":%llu,\"mode\":", r->bx, r->by, r->bz, r->shmem);
+    json_str(f, r->mode);
+    fprintf(f, ",\"source\":");
+    json_str(f, r->source);
+    fprintf(f, ",\"original\":");
+    json_str(f, r->c[r->orig].tag);
+    fprintf(f, ",\"chosen\":");
+    json_str(f, r->c[r->chosen].tag);
+    fprintf(f,
+            ",\"chosen_regs\":%d,\"chosen_warps\":%d,\"max_warps\":%d,\"speedup\":%.4f,"
+            "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"versions\":[",
+            r->c[r->chosen].regs, r->c[r->chosen].warps, r->max_warps, r->speedup,
+            r->iterations, r->launches, r->split_launches);
+    for (int k = 0; k < r->n; k++) {
+      const orion_report_cand *c = &r->c[k];
+      fprintf(f, "%s{\"tag\":", k ? "," : "");
+      json_str(f, c->tag);
+      fprintf(f, ",\"warps\":%d,\"regs\":%d,\"pad\":%llu,\"ms_per_kblock\":%.6g,\"samples\":%d}",
+              c->warps, c->regs, c->pad, c->median_ms_per_kblock, c->samples);
+    }
+    fprintf(f, "]}");
+  }
+  fprintf(f, "\n]}\n");
+}

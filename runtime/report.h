@@ -1,0 +1,39 @@
+/* report.h - the runtime's report at exit (ORION_REPORT): one row per
+ * (kernel, launch configuration), as a table or as JSON.  Pure formatting
+ * on plain structs; no CUDA. */
+#ifndef ORION_RT_REPORT_H
+#define ORION_RT_REPORT_H
+
+#include <stdio.h>
+
+#define ORION_REPORT_MAX_CANDS 8
+
+typedef struct orion_report_cand {
+  char tag[16];
+  int warps;       /* resident warps per SM at this configuration */
+  int regs;        /* registers per thread of the binary */
+  unsigned long long pad; /* dynamic shared memory padding, bytes */
+  double median_ms_per_kblock; /* measured, 0 if never timed */
+  int samples;
+} orion_report_cand;
+
+typedef struct orion_report_row {
+  const char *kernel;
+  unsigned bx, by, bz;
+  unsigned long long shmem;
+  const char *mode;      /* adaptive, exhaustive, static, fixed */
+  const char *source;    /* tuned, tuning, cached, static, fixed, single */
+  int n;
+  orion_report_cand c[ORION_REPORT_MAX_CANDS];
+  int orig, chosen;      /* indices into c */
+  int max_warps;         /* the SM's warp limit */
+  double speedup;        /* original / chosen, 0 if unknown */
+  int iterations;        /* tuning launches */
+  long launches;         /* all launches of this configuration */
+  long split_launches;   /* launches split for tuning */
+} orion_report_row;
+
+void orion_report_table(FILE *f, const orion_report_row *rows, int n);
+void orion_report_json(FILE *f, const orion_report_row *rows, int n);
+
+#endif /* ORION_RT_REPORT_H */
