@@ -124,7 +124,7 @@ static struct {
   pthread_once_t once;
   int usable;
   rt_mode mode;
-  char fixed_tag[ORION_TAG_MAX];
+  char fixed[4096]; /* fixed:<tag> or fixed:<kernel>=<tag>,... */
   int report; /* 0 none, 1 table on stderr, 2 JSON on stderr, 3 JSON to report_path */
   char report_path[4096];
   char cache_path[4096];
@@ -173,14 +173,14 @@ static void parse_env(void) {
       g.mode = MODE_ADAPTIVE;
     else if (!strcmp(m, "exhaustive"))
       g.mode = MODE_EXHAUSTIVE;
-    else if (!strncmp(m, "fixed:", 6) && m[6] && strlen(m + 6) < sizeof g.fixed_tag &&
-             !strpbrk(m + 6, " \t;,:")) {
+    else if (!strncmp(m, "fixed:", 6) && m[6] && strlen(m + 6) < sizeof g.fixed &&
+             !strpbrk(m + 6, " \t;:")) {
       g.mode = MODE_FIXED;
-      strcpy(g.fixed_tag, m + 6);
+      strcpy(g.fixed, m + 6);
     } else
       warn_once(W_MODE,
-                "ORION_MODE='%s' is not off, static, adaptive, exhaustive or fixed:<tag>; "
-                "using adaptive",
+                "ORION_MODE='%s' is not off, static, adaptive, exhaustive, fixed:<tag> or "
+                "fixed:<kernel>=<tag>,...; using adaptive",
                 m);
   }
   const char *r = getenv("ORION_REPORT");
@@ -574,6 +574,34 @@ static void build_candidates(rt_config *c) {
   }
 }
 
+/* The tag ORION_MODE=fixed:... names for kernel: the one tag, or the
+ * kernel's entry of a <kernel>=<tag>,... list ("orig" when not listed). */
+static void fixed_tag_for(const char *kernel, char *tag, size_t n) {
+  if (!strchr(g.fixed, '=')) {
+    size_t l = strlen(g.fixed);
+    if (l < n)
+      memcpy(tag, g.fixed, l + 1);
+    else
+      tag[0] = '\0';
+    return;
+  }
+  snprintf(tag, n, "orig");
+  size_t kl = strlen(kernel);
+  for (const char *p = g.fixed; *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    const char *eq = memchr(p, '=', len);
+    if (eq && (size_t)(eq - p) == kl && !memcmp(p, kernel, kl)) {
+      size_t tl = len - kl - 1;
+      if (tl < n) {
+        memcpy(tag, eq + 1, tl);
+        tag[tl] = '\0';
+      }
+    }
+    p = end ? end + 1 : p + len;
+  }
+}
+
 static int find_tag(const rt_config *c, const char *tag) {
   for (int i = 0; i < c->n; i++)
     if (!strcmp(c->c[i].tag, tag))
@@ -623,12 +651,23 @@ static void config_init(rt_config *c) {
     final = c->orig;
     c->source = "single";
   } else if (g.mode == MODE_FIXED) {
-    final = find_tag(c, g.fixed_tag);
+    char tag[ORION_TAG_MAX];
+    fixed_tag_for(k->name, tag, sizeof tag);
+    final = find_tag(c, tag);
     c->source = "fixed";
+    /* A binary left out for an occupancy equal to another's still runs. */
+    for (int b = 1; final < 0 && b < k->nbin && c->n < MAX_CANDS; b++) {
+      int block = (int)(c->bx * c->by * c->bz);
+      int nb = strcmp(k->bin[b].tag, tag) ? 0 : occupancy(k->bin[b].fn, block, c->shmem);
+      if (nb > 0) {
+        add_cand(c, tag, b, 0, nb * ((block + 31) / 32));
+        final = c->n - 1;
+      }
+    }
     if (final < 0) {
       if (!k->warned_fixed)
-        warn_once(0, "ORION_MODE=fixed:%s: kernel %s has no version %s here; using orig",
-                  g.fixed_tag, k->name, g.fixed_tag);
+        warn_once(0, "ORION_MODE=fixed: kernel %s has no version %s here; using orig", k->name,
+                  tag);
       k->warned_fixed = 1;
       final = c->orig;
     }

@@ -5,7 +5,8 @@
  * host stub called cudaLaunchKernel; nothing else in a program changes.
  * The runtime is configured by the environment:
  *
- *   ORION_MODE    off | static | adaptive (default) | exhaustive | fixed:<tag>
+ *   ORION_MODE    off | static | adaptive (default) | exhaustive | fixed:<tag> |
+ *                 fixed:<kernel>=<tag>,... (unlisted kernels: orig)
  *   ORION_REPORT  1 (table on stderr at exit) | json (JSON on stderr) |
  *                 <path> (JSON to that file) | 0
  *   ORION_CACHE   path of the decision cache | off; default

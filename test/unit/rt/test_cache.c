@@ -1,0 +1,124 @@
+/* test_cache.c - the runtime's decision cache file (runtime/cache.c):
+ * round trip, replacement by key, malformed lines skipped and counted,
+ * merge with what another process saved, atomic replacement, and errors
+ * for unwritable places. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "check.h"
+
+static orion_cache_entry entry(const char *kernel, unsigned bx, const char *tag) {
+  orion_cache_entry e;
+  memset(&e, 0, sizeof e);
+  e.module = 0x0123456789abcdefULL;
+  strcpy(e.gpu, "NVIDIA_H200");
+  e.driver = 13000;
+  strcpy(e.kernel, kernel);
+  e.bx = bx, e.by = 1, e.bz = 1;
+  e.shmem = 0;
+  strcpy(e.tag, tag);
+  e.speedup = 1.25;
+  e.iterations = 4;
+  return e;
+}
+
+int main(void) {
+  char dir[] = "/tmp/orion-cache-test-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char path[256];
+  snprintf(path, sizeof path, "%s/sub/dir/decisions", dir);
+
+  orion_cache c = {0};
+  orion_cache_entry a = entry("_Z1kPf", 256, "r80"), b = entry("_Z1kPf", 128, "p32");
+  CHECK(orion_cache_put(&c, &a) == 0 && orion_cache_put(&c, &b) == 0 && c.n == 2, "put");
+  orion_cache_entry a2 = a;
+  strcpy(a2.tag, "r64");
+  CHECK(orion_cache_put(&c, &a2) == 0 && c.n == 2, "same key replaces");
+  CHECK(!strcmp(orion_cache_find(&c, &a)->tag, "r64"), "find");
+  orion_cache_entry other_gpu = a;
+  strcpy(other_gpu.gpu, "NVIDIA_A100");
+  CHECK(orion_cache_find(&c, &other_gpu) == NULL, "GPU is part of the key");
+
+  char err[512];
+  CHECK(orion_cache_save(&c, path, err, sizeof err) == 0, "save (creates the directory): %s", err);
+  orion_cache r = {0};
+  int bad = -1, first = -1;
+  CHECK(orion_cache_load(&r, path, &bad, &first, err, sizeof err) == 0 && r.n == 2 && bad == 0,
+        "load back");
+  const orion_cache_entry *got = orion_cache_find(&r, &b);
+  CHECK(got && !strcmp(got->tag, "p32") && got->speedup > 1.2499 && got->iterations == 4,
+        "fields survive");
+
+  /* Another process saves its own decision: both are kept. */
+  orion_cache other = {0};
+  orion_cache_entry d = entry("_Z5otherv", 64, "orig");
+  orion_cache_put(&other, &d);
+  CHECK(orion_cache_save(&other, path, err, sizeof err) == 0, "second save");
+  orion_cache_free(&r);
+  orion_cache_load(&r, path, &bad, &first, err, sizeof err);
+  CHECK(r.n == 3, "merged: %zu entries", r.n);
+
+  /* Malformed lines: counted, first line number reported, skipped. */
+  static const char text[] = "# orion decision cache 1\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 256x1x1 0 r80 1.1 3\n"
+                             "garbage\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 0x1x1 0 r80 1.1 3\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 -1 3\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 1.0 3 extra\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 2048x1x1 0 r80 1.0 3\n";
+  orion_cache p = {0};
+  int nbad = orion_cache_parse(&p, text, sizeof text - 1, &first);
+  CHECK(nbad == 5 && first == 3 && p.n == 1, "malformed: %d bad, first %d, %zu kept", nbad, first,
+        p.n);
+  /* A NUL inside a line and a line without newline at the end. */
+  static const char nul[] = "0123456789abcdef G 1 k 1x1x1 0 t 1 1\n0123\0x\n"
+                            "0123456789abcdef G 1 k2 1x1x1 0 t 1 1";
+  orion_cache q = {0};
+  CHECK(orion_cache_parse(&q, nul, sizeof nul - 1, &first) == 1 && q.n == 2, "NUL and last line");
+
+  /* A corrupt file on disk is read with its bad lines skipped, and saving
+   * rewrites it clean. */
+  FILE *f = fopen(path, "a");
+  fputs("\x01\x02 corrupt\n", f);
+  fclose(f);
+  orion_cache_free(&r);
+  CHECK(orion_cache_load(&r, path, &bad, &first, err, sizeof err) == 0 && bad == 1 && r.n == 3,
+        "corrupt file: %d bad", bad);
+  CHECK(orion_cache_save(&c, path, err, sizeof err) == 0, "rewrite");
+  orion_cache_free(&r);
+  orion_cache_load(&r, path, &bad, &first, err, sizeof err);
+  CHECK(bad == 0 && r.n == 3, "clean after save");
+
+  /* Unwritable: an error naming the path, and no file appears. */
+  char ro[300];
+  snprintf(ro, sizeof ro, "%s/ro", dir);
+  mkdir(ro, 0555);
+  char rop[400];
+  snprintf(rop, sizeof rop, "%s/decisions", ro);
+  if (geteuid() != 0) { /* root writes anywhere */
+    CHECK(orion_cache_save(&c, rop, err, sizeof err) == -1 && strstr(err, ro), "read-only: %s",
+          err);
+    CHECK(access(rop, F_OK) != 0, "no file left behind");
+  }
+  CHECK(orion_cache_save(&c, "/proc/orion-no/x", err, sizeof err) == -1 && strstr(err, "/proc"),
+        "impossible path: %s", err);
+  /* A directory where the file should be: load fails with a message. */
+  orion_cache z = {0};
+  CHECK(orion_cache_load(&z, dir, &bad, &first, err, sizeof err) == -1 && strstr(err, dir),
+        "directory: %s", err);
+  /* A missing file is an empty cache. */
+  char missing[300];
+  snprintf(missing, sizeof missing, "%s/none", dir);
+  CHECK(orion_cache_load(&z, missing, &bad, &first, err, sizeof err) == 0 && z.n == 0, "missing");
+
+  orion_cache_free(&c), orion_cache_free(&r), orion_cache_free(&other), orion_cache_free(&p),
+      orion_cache_free(&q), orion_cache_free(&z);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "chmod -R u+w %s && rm -rf %s", dir, dir);
+  CHECK(system(cmd) == 0, "cleanup");
+  return CHECK_DONE();
+}
