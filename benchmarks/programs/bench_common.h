@@ -1,10 +1,13 @@
 // bench_common.h - helpers every benchmark program shares: CUDA error checks,
 // a deterministic PRNG (splitmix64, so inputs are the same on every
-// platform and compiler) and the median of repeated timings.  Host code only.
+// platform and compiler), the median of repeated timings, an FNV-1a checksum
+// of output buffers and the final RESULT line.  Host code only.
 #ifndef ORION_BENCH_COMMON_H
 #define ORION_BENCH_COMMON_H
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +47,30 @@ struct Rng {  // splitmix64
 static inline float median_of(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// FNV-1a, 64-bit, over the raw bytes of a buffer.  Chain several buffers by
+// passing the previous result as h: fnv1a(b, nb, fnv1a(a, na)).
+static inline uint64_t fnv1a(const void* data, size_t bytes,
+                             uint64_t h = 14695981039346656037ull) {
+  const unsigned char* p = static_cast<const unsigned char*>(data);
+  for (size_t i = 0; i < bytes; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// The last line of every program:
+//   RESULT name=<prog> kernel_ms=<median of the timed repetitions>
+//          iters=<launches in one repetition> check=PASS|FAIL
+//          total_ms=<sum over all repetitions, warm-up included>
+//          checksum=<FNV-1a of the last repetition's output, 16 hex digits>
+static inline void print_result(const char* name, const std::vector<float>& times, int iters,
+                                bool ok, double total_ms, uint64_t checksum) {
+  std::printf("RESULT name=%s kernel_ms=%.4f iters=%d check=%s total_ms=%.4f checksum=%016" PRIx64
+              "\n",
+              name, median_of(times), iters, ok ? "PASS" : "FAIL", total_ms, checksum);
 }
 
 #endif
