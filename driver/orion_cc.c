@@ -9,7 +9,13 @@
  *   -isystem <cuda>/include/cccl -include <prefix>/include/orion/nvcc_compat.h
  *   -mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1      (nvcc's exact sqrtf)
  *   --cuda-gpu-arch=sm_90                             (when none is given)
- * and, when linking, after them: -L<cuda>/lib64 -lcudart -Wl,-rpath,<cuda>/lib64.
+ * and, when linking, after them the runtime and what it needs
+ * (--orion-rt=static, the default): -L<prefix>/lib -l:liborionrt.a
+ *   -L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart -ldl -lpthread;
+ * --orion-rt=shared: -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lorionrt, then
+ * the same; --orion-rt=none: only the CUDA runtime, and the pass's host side
+ * is turned off (ORION_LAUNCH_HOOK=0 in clang's environment) so the objects
+ * do not call the runtime.  --no-orion links no runtime either.
  * Every --cuda-gpu-arch/--offload-arch is checked against Orion's occupancy
  * model first.  Everything else passes through to clang unchanged.
  *
@@ -47,9 +53,10 @@
 
 typedef struct cc {
   /* tools and files */
-  char *bin_dir, *clang, *cuda, *plugin, *orion_ptxas, *compat, *real_ptxas, *lib_dir;
+  char *bin_dir, *clang, *cuda, *plugin, *orion_ptxas, *compat, *real_ptxas;
   /* orion options */
   int dry_run, verbose, keep, report, no_compat, no_orion;
+  drv_rt_mode rt_mode;
   char *report_file;
   /* what the user asked clang for */
   strvec user_args; /* passed through, in order */
@@ -113,17 +120,20 @@ static void usage(FILE *f) {
           "  --orion-report=FILE    write them as JSON to FILE\n"
           "  --no-nvcc-compat       do not force-include orion/nvcc_compat.h\n"
           "  --no-orion             build without the pass and orion-ptxas (baseline)\n"
+          "  --orion-rt=MODE        link liborionrt: static (default), shared, or none (no\n"
+          "                         runtime: kernel launches stay plain cudaLaunchKernel)\n"
           "  --help, --version\n"
           "\n"
           "PTX input (.ptx): --cuda-gpu-arch=ARCH (one), -S (write versioned PTX),\n"
           "  -o FILE, -O<n>, -Xptxas ARG (or -Xcuda-ptxas ARG), -v.\n"
           "\n"
           "Everything else goes to clang++ unchanged.  Defaults added: --cuda-gpu-arch=%s,\n"
-          "--cuda-path, nvcc-compatible numerics and headers, cudart when linking.\n"
+          "--cuda-path, nvcc-compatible numerics and headers; when linking, liborionrt\n"
+          "and cudart.\n"
           "\n"
           "Environment: ORION_CLANG (clang++), ORION_CUDA_PATH or CUDA_PATH (CUDA\n"
           "toolkit), ORION_REAL_PTXAS (ptxas used by orion-ptxas); OrionPass reads\n"
-          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_REPORT.\n",
+          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_REPORT, ORION_LAUNCH_HOOK.\n",
           ORION_MAX_VERSIONS, DEFAULT_ARCH);
 }
 
@@ -182,6 +192,15 @@ static int parse_args(cc *c, int argc, char **argv) {
     }
     if (strcmp(a, "--no-orion") == 0) {
       c->no_orion = 1;
+      continue;
+    }
+    if (drv_has_prefix(a, "--orion-rt=")) {
+      int m = drv_rt_mode_parse(a + 11);
+      if (m < 0) {
+        drv_error("invalid value in '%s' (expected static, shared or none)", a);
+        return 0;
+      }
+      c->rt_mode = (drv_rt_mode)m;
       continue;
     }
     if (drv_has_prefix(a, "--orion-")) {
@@ -393,6 +412,18 @@ static int clang_mode(const cc *c) { return !ptx_mode(c); }
 static int ptx_assemble_mode(const cc *c) { return ptx_mode(c) && !c->assemble_only; }
 static int report_mode(const cc *c) { return c->report && !c->dry_run; }
 
+/* ---- link predicates ---- */
+
+static int linking(const cc *c) {
+  return !c->compile_only && !c->assemble_only && !c->preprocess_only && !c->syntax_only &&
+         !c->deps_only && !c->device_only;
+}
+
+/* The clang stage links an executable that gets liborionrt. */
+static int links_runtime(const cc *c) {
+  return clang_mode(c) && linking(c) && c->inputs.n && !c->no_orion && c->rt_mode != DRV_RT_NONE;
+}
+
 /* ---- stage: validate ---- */
 
 static int stage_validate(cc *c) {
@@ -440,6 +471,17 @@ static int stage_validate(cc *c) {
   }
   if (!check_tool(c->clang, "clang++", "set ORION_CLANG"))
     return 1;
+  if (links_runtime(c)) {
+    char *lib = drv_runtime_lib(c->bin_dir, c->rt_mode == DRV_RT_SHARED);
+    int ok = drv_file_exists(lib);
+    if (!ok)
+      drv_error("%s: Orion runtime library not found (build the orionrt target, or use "
+                "--orion-rt=none)",
+                lib);
+    free(lib);
+    if (!ok)
+      return 1;
+  }
   int device_work = c->cuda_inputs.n && !c->preprocess_only && !c->syntax_only &&
                     !c->deps_only && !c->host_only;
   if (device_work && !c->no_orion) {
@@ -462,11 +504,6 @@ static int stage_validate(cc *c) {
 
 /* ---- stage: clang ---- */
 
-static int linking(const cc *c) {
-  return !c->compile_only && !c->assemble_only && !c->preprocess_only && !c->syntax_only &&
-         !c->deps_only && !c->device_only;
-}
-
 static int stage_clang(cc *c) {
   strvec argv, env;
   sv_init(&argv);
@@ -484,6 +521,8 @@ static int stage_clang(cc *c) {
         sv_pushf(&env, "ORION_REAL_PTXAS=%s", c->user_ptxas);
       else if (c->user_cuda_path)
         sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
+      if (c->rt_mode == DRV_RT_NONE)
+        sv_push(&env, "ORION_LAUNCH_HOOK=0"); /* no runtime: plain launches */
     } else if (c->user_ptxas_path) {
       sv_pushf(&argv, "--ptxas-path=%s", c->user_ptxas);
     }
@@ -504,14 +543,8 @@ static int stage_clang(cc *c) {
   if (c->keep)
     sv_push(&argv, "-save-temps=obj");
   sv_extend(&argv, &c->user_args);
-  if (linking(c) && c->inputs.n) {
-    sv_pushf(&argv, "-L%s/lib64", c->cuda);
-    sv_pushf(&argv, "-Wl,-rpath,%s/lib64", c->cuda);
-    /* ORION-RUNTIME: when liborionrt lands, link it here, before cudart:
-     *   sv_pushf(&argv, "-L%s", c->lib_dir); sv_push(&argv, "-lorionrt");
-     *   sv_pushf(&argv, "-Wl,-rpath,%s", c->lib_dir);                      */
-    sv_push(&argv, "-lcudart");
-  }
+  if (linking(c) && c->inputs.n)
+    drv_rt_link_flags(&argv, links_runtime(c) ? c->rt_mode : DRV_RT_NONE, c->bin_dir, c->cuda);
   if (c->report && cuda && !c->no_orion) {
     if (!need_tmpdir(c)) {
       sv_free(&argv);
@@ -851,7 +884,6 @@ static void cc_free(cc *c) {
   free(c->orion_ptxas);
   free(c->compat);
   free(c->real_ptxas);
-  free(c->lib_dir);
   free(c->report_file);
   free(c->user_ptxas);
   free(c->versioned_ptx);
@@ -884,7 +916,6 @@ int main(int argc, char **argv) {
   c.plugin = drv_plugin_path(c.bin_dir);
   c.orion_ptxas = drv_orion_ptxas_path(c.bin_dir);
   c.compat = drv_compat_header_path(c.bin_dir);
-  c.lib_dir = drv_lib_dir(c.bin_dir);
 
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-help") == 0) {

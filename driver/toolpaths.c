@@ -2,6 +2,7 @@
 #include "toolpaths.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "orion_build_config.h"
 #include "util.h"
@@ -53,3 +54,41 @@ char *drv_compat_header_path(const char *bin_dir) {
 char *drv_include_dir(const char *bin_dir) { return under_prefix(bin_dir, "include"); }
 
 char *drv_lib_dir(const char *bin_dir) { return under_prefix(bin_dir, "lib"); }
+
+char *drv_runtime_lib(const char *bin_dir, int shared) {
+  return under_prefix(bin_dir, shared ? "lib/liborionrt.so" : "lib/liborionrt.a");
+}
+
+int drv_rt_mode_parse(const char *s) {
+  if (strcmp(s, "static") == 0)
+    return DRV_RT_STATIC;
+  if (strcmp(s, "shared") == 0)
+    return DRV_RT_SHARED;
+  if (strcmp(s, "none") == 0)
+    return DRV_RT_NONE;
+  return -1;
+}
+
+void drv_rt_link_flags(strvec *v, drv_rt_mode mode, const char *bin_dir, const char *cuda) {
+  /* Options, not a bare archive path: after a user's `-x cuda` clang would
+   * take a file operand for CUDA source. */
+  if (mode == DRV_RT_STATIC) {
+    char *lib = drv_lib_dir(bin_dir);
+    sv_pushf(v, "-L%s", lib);
+    sv_push(v, "-l:liborionrt.a");
+    free(lib);
+  } else if (mode == DRV_RT_SHARED) {
+    char *lib = drv_lib_dir(bin_dir);
+    sv_pushf(v, "-L%s", lib);
+    sv_pushf(v, "-Wl,-rpath,%s", lib);
+    sv_push(v, "-lorionrt");
+    free(lib);
+  }
+  sv_pushf(v, "-L%s/lib64", cuda);
+  sv_pushf(v, "-Wl,-rpath,%s/lib64", cuda);
+  sv_push(v, "-lcudart");
+  if (mode != DRV_RT_NONE) {
+    sv_push(v, "-ldl");
+    sv_push(v, "-lpthread");
+  }
+}

@@ -8,11 +8,14 @@
  * build tree (build/bin, build/lib, build/include) and an install tree
  * (prefix/bin, prefix/lib, prefix/include) both work:
  *   <prefix>/bin/orion-ptxas, <prefix>/lib/OrionPass.so,
+ *   <prefix>/lib/liborionrt.a and liborionrt.so (the runtime),
  *   <prefix>/include/orion/nvcc_compat.h,  prefix = dirname(dir of exe).
  * Every function returns a malloc'd string (never NULL).
  */
 #ifndef ORION_DRIVER_TOOLPATHS_H
 #define ORION_DRIVER_TOOLPATHS_H
+
+#include "util.h"
 
 char *drv_cuda_path(void);
 char *drv_real_ptxas(void);
@@ -25,5 +28,17 @@ char *drv_orion_ptxas_path(const char *bin_dir);
 char *drv_compat_header_path(const char *bin_dir);
 char *drv_include_dir(const char *bin_dir);
 char *drv_lib_dir(const char *bin_dir);
+/* The runtime library: <prefix>/lib/liborionrt.so if shared, else .a. */
+char *drv_runtime_lib(const char *bin_dir, int shared);
+
+/* How a link gets liborionrt (orion-cc --orion-rt=, orion-config). */
+typedef enum drv_rt_mode { DRV_RT_STATIC, DRV_RT_SHARED, DRV_RT_NONE } drv_rt_mode;
+/* "static"/"shared"/"none" -> mode; -1 for anything else. */
+int drv_rt_mode_parse(const char *s);
+/* Append the link flags for mode to v, in link order: the runtime (static:
+ * -L<lib> -l:liborionrt.a; shared: -L<lib> -Wl,-rpath,<lib> -lorionrt), then the
+ * CUDA runtime it needs (-L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart),
+ * then -ldl -lpthread unless mode is DRV_RT_NONE. */
+void drv_rt_link_flags(strvec *v, drv_rt_mode mode, const char *bin_dir, const char *cuda);
 
 #endif /* ORION_DRIVER_TOOLPATHS_H */

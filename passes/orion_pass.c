@@ -223,7 +223,7 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
       snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX, v->tag);
       if (LLVMGetNamedFunction(m, cname))
         continue;
-      LLVMValueRef c = orion_shim_clone_function(k, cname);
+      LLVMValueRef c = orion_shim_clone_function(k, cname, NULL, 0);
       char cap[16];
       snprintf(cap, sizeof cap, "%d", v->max_regs);
       set_str_attr(c, "nvvm.maxnreg", cap);

@@ -29,6 +29,14 @@ typedef struct orion_pass_options {
 
 /* Entry point for the device side; returns 1 if the module changed. */
 int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
+/* Entry point for the host side (x86-64 modules, host.c): launch calls go
+ * to the runtime.  phases: ORION_HOST_EARLY (at PipelineStart),
+ * ORION_HOST_LATE (at OptimizerLast), or both (opt -passes=orion).  Uses
+ * opt->versions_enabled only (0: remarks, no change).  Returns 1 if the
+ * module changed. */
+#define ORION_HOST_EARLY 1
+#define ORION_HOST_LATE 2
+int orion_run_host_module(LLVMModuleRef m, const orion_pass_options *opt, int phases);
 
 /* ---- static features (features.c) ------------------------------------- */
 /* X(field, json name) */
@@ -82,18 +90,31 @@ typedef struct orion_kernel_report {
   orion_features features;
   orion_selection sel;
   const char *record;
-  int n_clones;        /* clones emitted */
+  int n_clones;        /* register-capped clones emitted */
   const char *note;    /* why versions were limited, or NULL */
+  int hidden_params;   /* 0 or ORION_SPLIT_PARAMS (orion/rt.h) */
+  const char *split_note; /* why the kernel is not split, or NULL */
 } orion_kernel_report;
 
 /* Append one JSON object on one line to the report file (see options). */
 int orion_report_write(const char *path, const orion_kernel_report *r);
 
 /* ---- helpers the C API lacks (plugin.cpp) ------------------------------ */
-/* Clone function f into its module under `name`; returns the clone. */
-LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name);
+/* Clone function f into its module under `name`, with n_extra parameters
+ * of types extra[] appended to f's (0: the same signature); attributes,
+ * parameter attributes, calling convention, metadata and linkage are f's.
+ * Returns the clone. */
+LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name, LLVMTypeRef *extra,
+                                       unsigned n_extra);
 /* Number of natural loops in f (0 for a declaration). */
 int orion_shim_count_loops(LLVMValueRef f);
+/* Loop depth of block bb in its function (0 = in no natural loop). */
+int orion_shim_loop_depth(LLVMBasicBlockRef bb);
+/* "file:line" of instruction inst's outermost inlined-at debug location,
+ * into buf (capacity n); returns 0, leaving buf alone, when inst has none. */
+int orion_shim_site_location(LLVMValueRef inst, char *buf, size_t n);
+/* Optimisation remark (pass "orion") at inst's outermost debug location. */
+void orion_shim_remark_at(LLVMValueRef inst, const char *name, const char *msg);
 /* Emit an optimisation remark under pass name "orion" (-Rpass=orion,
  * -pass-remarks=orion); analysis=1 makes it an analysis remark
  * (-Rpass-analysis=orion). */

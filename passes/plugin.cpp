@@ -2,20 +2,28 @@
 //
 // The only C++ in Orion's compiler side.  It
 //   * registers the module pass "orion" with the new pass manager, both for
-//     `opt -load-pass-plugin=OrionPass.so -passes=orion` and for
-//     `clang -fpass-plugin=OrionPass.so` (at the OptimizerLast extension
-//     point, so the pass sees optimised IR; the pass is required, so -O0
-//     runs it too);
+//     `opt -load-pass-plugin=OrionPass.so -passes=orion` (every phase at
+//     once) and for `clang -fpass-plugin=OrionPass.so`: at the OptimizerLast
+//     extension point, so the pass sees optimised IR, and for host modules
+//     also at PipelineStart, where launch sites' loop facts are taken before
+//     inlining and unrolling (host.c); the pass is required, so -O0 runs it
+//     too;
 //   * reads the options (cl::opt, or the ORION_* environment variables when
 //     clang gives no way to pass -mllvm to a late-loaded plugin);
-//   * provides the few helpers the LLVM-C API lacks (function cloning,
-//     LoopInfo queries, optimisation remarks).
-// The analysis and transformation logic is C: orion_pass.c and friends.
+//   * dispatches on the module's target: NVPTX device modules go to
+//     orion_run_device_module (orion_pass.c), x86-64 host modules to
+//     orion_run_host_module (host.c), anything else is left alone;
+//   * provides the few helpers the LLVM-C API lacks (cloning a function into
+//     a wider signature, LoopInfo queries, the outermost inlined-at debug
+//     location, optimisation remarks).
+// The analysis and transformation logic is C: orion_pass.c, host.c and
+// friends.
 //
 //===----------------------------------------------------------------------===//
 
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -24,6 +32,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -50,6 +59,11 @@ static cl::opt<int> AssumedBlock(
 static cl::opt<bool>
     AnalyzeOnly("orion-analyze-only",
                 cl::desc("Report decisions but emit no clones or records"));
+static cl::opt<bool> LaunchHook(
+    "orion-launch-hook", cl::init(true),
+    cl::desc("Host side: route cudaLaunchKernel calls to the runtime's "
+             "__orion_launch_kernel (default on; env ORION_LAUNCH_HOOK=0 "
+             "turns it off, e.g. when liborionrt is not linked)"));
 
 static int envInt(const char *Name, int Default) {
   const char *V = std::getenv(Name);
@@ -80,10 +94,28 @@ static std::string reportPath() {
 }
 
 namespace {
+// Phases = which host-side phases run (host.c); the device side runs with
+// the late phase (the optimised IR).
 struct OrionPass : PassInfoMixin<OrionPass> {
+  int Phases;
+  explicit OrionPass(int P) : Phases(P) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (!M.getTargetTriple().isNVPTX())
-      return PreservedAnalyses::all(); // host side: runtime hook-up (issue 4)
+    const Triple &T = M.getTargetTriple();
+    if (!T.isNVPTX()) {
+      if (T.getArch() != Triple::x86_64)
+        return PreservedAnalyses::all(); // the launch ABI is x86-64's
+      bool Hook = LaunchHook.getNumOccurrences()
+                      ? bool(LaunchHook)
+                      : envInt("ORION_LAUNCH_HOOK", 1) != 0;
+      if (!Hook)
+        return PreservedAnalyses::all();
+      orion_pass_options Opt{};
+      Opt.versions_enabled = !AnalyzeOnly;
+      bool Changed = orion_run_host_module(wrap(&M), &Opt, Phases);
+      return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    }
+    if (!(Phases & ORION_HOST_LATE))
+      return PreservedAnalyses::all();
     std::string Report = reportPath();
     orion_pass_options Opt{};
     Opt.report_path = Report.empty() ? nullptr : Report.c_str();
@@ -111,14 +143,34 @@ struct OrionPass : PassInfoMixin<OrionPass> {
 };
 } // namespace
 
+// Clone F as Name with NExtra more parameters of types Extra[] (0: the same
+// signature).
+// CloneFunctionInto copies the attributes (parameter attributes follow the
+// VMap, so byval/align/noalias stay on the original parameters), calling
+// convention, metadata and debug info (a new DISubprogram: the clone is a
+// local change within the module).
 extern "C" LLVMValueRef orion_shim_clone_function(LLVMValueRef F,
-                                                   const char *Name) {
+                                                   const char *Name,
+                                                   LLVMTypeRef *Extra,
+                                                   unsigned NExtra) {
   Function *Fn = unwrap<Function>(F);
+  SmallVector<Type *, 16> Params(Fn->getFunctionType()->params());
+  for (unsigned I = 0; I < NExtra; ++I)
+    Params.push_back(unwrap(Extra[I]));
+  FunctionType *Ty = FunctionType::get(Fn->getReturnType(), Params,
+                                       Fn->getFunctionType()->isVarArg());
+  Function *Clone = Function::Create(Ty, Fn->getLinkage(),
+                                     Fn->getAddressSpace(), Name,
+                                     Fn->getParent());
   ValueToValueMapTy VMap;
-  Function *Clone = CloneFunction(Fn, VMap);
-  Clone->setName(Name);
-  Clone->setLinkage(Fn->getLinkage());
-  Clone->setVisibility(Fn->getVisibility());
+  auto NewArg = Clone->arg_begin();
+  for (Argument &A : Fn->args()) {
+    NewArg->setName(A.getName());
+    VMap[&A] = &*NewArg++;
+  }
+  SmallVector<ReturnInst *, 8> Returns;
+  CloneFunctionInto(Clone, Fn, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
   return wrap(Clone);
 }
 
@@ -129,6 +181,41 @@ extern "C" int orion_shim_count_loops(LLVMValueRef F) {
   DominatorTree DT(*Fn);
   LoopInfo LI(DT);
   return int(LI.getLoopsInPreorder().size());
+}
+
+extern "C" int orion_shim_loop_depth(LLVMBasicBlockRef BB) {
+  BasicBlock *B = unwrap(BB);
+  DominatorTree DT(*B->getParent());
+  LoopInfo LI(DT);
+  return int(LI.getLoopDepth(B));
+}
+
+// The location the user wrote: follow inlinedAt to the outermost frame (at
+// -O3 a launch call sits in the inlined device stub, whose own location is
+// the kernel's declaration).
+static DILocation *outermostLoc(const Instruction *I) {
+  DILocation *L = I->getDebugLoc().get();
+  while (L && L->getInlinedAt())
+    L = L->getInlinedAt();
+  return L;
+}
+
+extern "C" int orion_shim_site_location(LLVMValueRef Inst, char *Buf,
+                                        size_t N) {
+  DILocation *L = outermostLoc(unwrap<Instruction>(Inst));
+  if (!L || L->getLine() == 0 || L->getFilename().empty() || N == 0)
+    return 0;
+  std::string S = (L->getFilename() + ":" + Twine(L->getLine())).str();
+  snprintf(Buf, N, "%s", S.c_str());
+  return 1;
+}
+
+extern "C" void orion_shim_remark_at(LLVMValueRef Inst, const char *Name,
+                                     const char *Msg) {
+  Instruction *I = unwrap<Instruction>(Inst);
+  OptimizationRemarkEmitter ORE(I->getFunction());
+  DiagnosticLocation Loc{DebugLoc(outermostLoc(I))};
+  ORE.emit(OptimizationRemark("orion", Name, Loc, I->getParent()) << Msg);
 }
 
 extern "C" void orion_shim_remark(LLVMValueRef F, const char *Name,
@@ -148,11 +235,19 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                    ArrayRef<PassBuilder::PipelineElement>) {
                   if (Name != "orion")
                     return false;
-                  MPM.addPass(OrionPass());
+                  MPM.addPass(
+                      OrionPass(ORION_HOST_EARLY | ORION_HOST_LATE));
                   return true;
+                });
+            // Host launch sites' loop facts before unrolling and inlining.
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) {
+                  MPM.addPass(OrionPass(ORION_HOST_EARLY));
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel,
-                   ThinOrFullLTOPhase) { MPM.addPass(OrionPass()); });
+                   ThinOrFullLTOPhase) {
+                  MPM.addPass(OrionPass(ORION_HOST_LATE));
+                });
           }};
 }

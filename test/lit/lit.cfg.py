@@ -3,6 +3,7 @@
 #   ptxas      the CUDA toolkit's ptxas is present
 #   cuobjdump  cuobjdump is on PATH or in the nvidia-cuda-cuobjdump wheel
 #   nvdisasm   likewise for nvdisasm
+#   orionrt    the runtime library (liborionrt.a and .so) is built
 import os
 import shutil
 import subprocess
@@ -58,6 +59,8 @@ for var in list(config.environment):
 
 if os.path.exists(os.path.join(config.cuda_path, "bin", "ptxas")):
     config.available_features.add("ptxas")
+if all(os.path.exists(os.path.join(config.orion_lib_dir, "liborionrt" + ext)) for ext in (".a", ".so")):
+    config.available_features.add("orionrt")
 
 
 def have_gpu():

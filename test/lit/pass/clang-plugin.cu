@@ -1,5 +1,7 @@
 // OrionPass through clang's -fpass-plugin: it runs at -O0 too (required
-// pass), on the device side only, and explains itself under -Rpass=orion.
+// pass), and explains itself under -Rpass=orion.  Host side (--cuda-host-only:
+// no fatbin wrapper): the stub's launch calls the runtime; nothing calls the
+// stub in this file, so the site's loop facts are unknown (flags 4).
 // RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
 // RUN:   --cuda-device-only -O0 -fpass-plugin=%orion_plugin -emit-llvm -S %s -o - | FileCheck %s --check-prefix=O0
 // RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
@@ -15,7 +17,10 @@
 // PTX: .visible .global .align 1 .b8 __orion_rec__Z5stripPfPKfi[
 // PTX: .visible .entry _Z5stripPfPKfi(
 // PTX: .visible .entry _Z5stripPfPKfi__orion_r32(
-// HOST-NOT: __orion
+// HOST: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 4, ptr null, ptr @__orion_where }
+// HOST-NOT: __orion_rec
+// HOST: call noundef i32 @__orion_launch_kernel(ptr noundef nonnull @_Z20__device_stub__stripPfPKfi, {{.*}}, ptr @__orion_site)
+// HOST-NOT: call {{.*}}@cudaLaunchKernel
 
 __global__ void strip(float *out, const float *in, int n) {
   float acc[16];
