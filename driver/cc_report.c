@@ -156,6 +156,14 @@ static void print_table(const json_value *kernels, const json_value *builds) {
       }
       sb_addc(&b, '\n');
     }
+    /* The split entry (uncapped, hidden parameters) when the pass made one. */
+    if (json_get_num(k, "hidden_params", 0) > 0 && name) {
+      sb_adds(&b, "  split    (split)       -     -      ");
+      print_build_figures(&b, find_entry(builds, sm, name, "split"));
+      sb_addc(&b, '\n');
+    } else if (json_get_str(k, "split_note")) {
+      sb_addf(&b, "  no split entry: %s\n", json_get_str(k, "split_note"));
+    }
   }
   /* Entries ptxas saw that no decision explains (e.g. no plugin run). */
   int header = 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "orion/rt.h"
 #include "orion_build_config.h"
 #include "proc.h"
 #include "ptx.h"
@@ -253,10 +254,14 @@ static void build_entries(const ptx_module *m, const ptxas_info *info, optx_resu
       e->fig.name = e->name;
     }
   }
-  /* Clones realised like their kernel or an earlier clone of it. */
+  /* Clones realised like their kernel or an earlier clone of it.  The
+   * split entry (uncapped, hidden parameters: orion/rt.h) is never merged:
+   * the runtime needs it whenever it splits a launch, identical or not.
+   * Clones with hidden parameters merge like any other: a deleted version
+   * is one the runtime does not try. */
   for (size_t i = 0; i < res->n; i++) {
     optx_entry *e = &res->e[i];
-    if (!e->is_clone || !e->realised)
+    if (!e->is_clone || !e->realised || strcmp(e->tag, ORION_SPLIT_SUFFIX) == 0)
       continue;
     int target = -1;
     for (size_t j = 0; j < res->n && target < 0; j++) {

@@ -23,7 +23,9 @@
  *     spill stores and spill loads equal those of K or of an earlier clone of
  *     K (text order) is merged into it: its .entry is deleted from the PTX and
  *     the rest is assembled again (only if something merged; if that second
- *     run fails, every version is kept and a warning says so).
+ *     run fails, every version is kept and a warning says so).  Parameter
+ *     lists do not matter (clones may carry hidden split parameters), except
+ *     that K__orion_split is never merged.
  *  5. The report is written (atomically), then the cubin is renamed into
  *     place: the output either appears complete or not at all.
  *  6. ptxas's stdout and stderr of the first run are passed through; the

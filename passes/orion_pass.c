@@ -10,22 +10,39 @@
  *   4. one clone `<kernel>__orion_<tag>` per register-capped version, with
  *      "nvvm.maxnreg"=<cap> and without "nvvm.minctasm" (the cap alone sets
  *      the occupancy; ptxas lets .minnctapersm override .maxnreg);
- *   5. the decision record `__orion_rec_<kernel>` (orion/record.h), an
+ *   5. split parameters (orion/rt.h), when the kernel is split-safe and has
+ *      more than one version: every clone gets ORION_SPLIT_PARAMS hidden
+ *      i32 parameters after its own (off_x, off_y, off_z, nctaid_x,
+ *      nctaid_y, nctaid_z); in the clone each read of %ctaid.d becomes
+ *      (read + off_d) and each read of %nctaid.d the parameter nctaid_d, so
+ *      a launch of part of the grid computes what the whole launch would.
+ *      `<kernel>__orion_split` is one more such clone without a cap (all the
+ *      original's attributes).  The record says hp=6, else hp=0 and the
+ *      clones keep the original signature.  Split-safe (split_blocker):
+ *      the kernel's body is the only place that reads %ctaid/%nctaid (not a
+ *      called function: only the kernel is rewritten), nothing reads cluster
+ *      registers or %gridid, no inline asm mentions ctaid, cluster, gridid
+ *      or envreg, no indirect calls, no calls to external functions other
+ *      than vprintf/malloc/free/__assertfail, no cluster launch attributes,
+ *      and the parameters leave room for 24 more bytes;
+ *   6. the decision record `__orion_rec_<kernel>` (orion/record.h), an
  *      externally visible constant string in addrspace(1), so it reaches the
  *      cubin for the runtime;
- *   6. a JSON line in the report and an optimisation remark.
+ *   7. a JSON line in the report and an optimisation remark.
  *
  * Requires: the module is optimised (the plugin runs at OptimizerLastEP) so
  * max-live reflects the code ptxas will see.  Idempotent: kernels that are
  * clones or already have a record are skipped.  Invalidates: all analyses
  * when it adds clones (the caller returns PreservedAnalyses::none()).
  */
+#include <llvm-c/DebugInfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "orion/occupancy.h"
 #include "orion/record.h"
+#include "orion/rt.h"
 #include "orion_pass.h"
 
 static const char *str_attr(LLVMValueRef f, const char *key) {
@@ -146,6 +163,224 @@ static void add_record(LLVMModuleRef m, const char *gname, const char *text) {
   LLVMSetAlignment(g, 1);
 }
 
+/* ---- split parameters ---------------------------------------------------- */
+
+#define SREG "llvm.nvvm.read.ptx.sreg."
+/* Kernel parameter space on sm_70+ (CUDA >= 12.1): 32764 bytes. */
+#define PARAM_SPACE 32764
+
+static const char *value_name(LLVMValueRef v) {
+  size_t n;
+  const char *s = LLVMGetValueName2(v, &n);
+  return s ? s : "";
+}
+
+static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+/* Does text[0..len) contain word? */
+static int mem_has(const char *text, size_t len, const char *word) {
+  size_t w = strlen(word);
+  for (size_t i = 0; text && w <= len && i <= len - w; i++)
+    if (memcmp(text + i, word, w) == 0)
+      return 1;
+  return 0;
+}
+
+/* 0..2 for llvm.nvvm.read.ptx.sreg.<which>.{x,y,z}, else -1. */
+static int sreg_dim(const char *name, const char *which) {
+  size_t n = strlen(SREG), w = strlen(which);
+  if (strncmp(name, SREG, n) != 0 || strncmp(name + n, which, w) != 0 || name[n + w] != '.')
+    return -1;
+  const char *d = name + n + w + 1;
+  return d[0] >= 'x' && d[0] <= 'z' && !d[1] ? d[0] - 'x' : -1;
+}
+
+static int has_cluster_attr(LLVMValueRef f) {
+  unsigned n = LLVMGetAttributeCountAtIndex(f, LLVMAttributeFunctionIndex);
+  if (!n)
+    return 0;
+  LLVMAttributeRef *a = calloc(n, sizeof *a);
+  if (!a)
+    return 1;
+  LLVMGetAttributesAtIndex(f, LLVMAttributeFunctionIndex, a);
+  int found = 0;
+  for (unsigned i = 0; i < n && !found; i++) {
+    if (!LLVMIsStringAttribute(a[i]))
+      continue;
+    unsigned len;
+    const char *k = LLVMGetStringAttributeKind(a[i], &len);
+    found = len > 5 && memcmp(k, "nvvm.", 5) == 0 && mem_has(k, len, "cluster");
+  }
+  free(a);
+  return found;
+}
+
+/* Bytes of kernel parameters (byval aggregates by their type), each at its
+ * ABI alignment. */
+static unsigned long long param_bytes(LLVMModuleRef m, LLVMValueRef k) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  unsigned long long off = 0;
+  unsigned np = LLVMCountParams(k);
+  for (unsigned i = 0; i < np; i++) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(k, i));
+    LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(k, i + 1, byval);
+    if (bv)
+      t = LLVMGetTypeAttributeValue(bv);
+    if (!LLVMTypeIsSized(t))
+      continue;
+    unsigned long long al = LLVMABIAlignmentOfType(td, t);
+    if (al)
+      off = (off + al - 1) / al * al;
+    off += LLVMABISizeOfType(td, t);
+  }
+  return off;
+}
+
+typedef struct fnlist {
+  LLVMValueRef *v;
+  size_t n, cap;
+} fnlist;
+
+static int fnlist_add(fnlist *l, LLVMValueRef f) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->v[i] == f)
+      return 0;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 16;
+    LLVMValueRef *nv = realloc(l->v, cap * sizeof *nv);
+    if (!nv)
+      return -1;
+    l->v = nv;
+    l->cap = cap;
+  }
+  l->v[l->n++] = f;
+  return 1;
+}
+
+/* Why kernel k cannot take the split parameters (into buf), or NULL. */
+static const char *split_blocker(LLVMModuleRef m, LLVMValueRef k, char *buf, size_t n) {
+  static const char *const external_ok[] = {"vprintf", "malloc", "free", "__assertfail",
+                                            "__assert_fail", NULL};
+  static const char *const asm_words[] = {"ctaid", "cluster", "gridid", "envreg", NULL};
+  if (has_cluster_attr(k))
+    return "cluster launch attributes";
+  if (param_bytes(m, k) + 4 * ORION_SPLIT_PARAMS > PARAM_SPACE)
+    return "no room for the split parameters in the parameter space";
+  fnlist fns = {0};
+  const char *why = NULL;
+  if (fnlist_add(&fns, k) < 0)
+    return "out of memory";
+  for (size_t fi = 0; fi < fns.n && !why; fi++) {
+    LLVMValueRef f = fns.v[fi];
+    const char *fname = value_name(f);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !why;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in && !why;
+           in = LLVMGetNextInstruction(in)) {
+        if (!LLVMIsACallInst(in) && !LLVMIsAInvokeInst(in) && !LLVMIsACallBrInst(in))
+          continue;
+        LLVMValueRef callee = LLVMGetCalledValue(in);
+        if (callee && LLVMIsAInlineAsm(callee)) {
+          size_t len;
+          const char *text = LLVMGetInlineAsmAsmString(callee, &len);
+          for (int w = 0; asm_words[w] && !why; w++)
+            if (mem_has(text, len, asm_words[w])) {
+              snprintf(buf, n, "inline asm mentioning %s in %s", asm_words[w], fname);
+              why = buf;
+            }
+          continue;
+        }
+        if (!callee || !LLVMIsAFunction(callee)) {
+          snprintf(buf, n, "indirect call in %s", fname);
+          why = buf;
+          continue;
+        }
+        const char *cn = value_name(callee);
+        if (starts_with(cn, "llvm.")) {
+          if (sreg_dim(cn, "ctaid") >= 0 || sreg_dim(cn, "nctaid") >= 0) {
+            if (f == k)
+              continue; /* the kernel's own reads are rewritten */
+            snprintf(buf, n, "reads %%%s in called function %s", cn + strlen(SREG), fname);
+          } else if ((starts_with(cn, SREG) && (strstr(cn, "cluster") || strstr(cn, "gridid"))) ||
+                     starts_with(cn, "llvm.nvvm.mapa") ||
+                     starts_with(cn, "llvm.nvvm.barrier.cluster")) {
+            snprintf(buf, n, "%s in %s", cn, fname);
+          } else {
+            continue;
+          }
+          why = buf;
+          continue;
+        }
+        if (!LLVMIsDeclaration(callee)) {
+          if (fnlist_add(&fns, callee) < 0)
+            why = "out of memory";
+          continue;
+        }
+        int ok = 0;
+        for (int e = 0; external_ok[e] && !ok; e++)
+          ok = strcmp(cn, external_ok[e]) == 0;
+        if (!ok) {
+          snprintf(buf, n, "calls external function %s", cn);
+          why = buf;
+        }
+      }
+  }
+  free(fns.v);
+  return why;
+}
+
+/* In clone c (first hidden parameter at index first): %ctaid.d -> read +
+ * off_d, %nctaid.d -> nctaid_d.  Names the hidden parameters. */
+static void rewrite_split_sregs(LLVMValueRef c, unsigned first) {
+  static const char *const pnames[ORION_SPLIT_PARAMS] = {
+      "__orion_off_x",    "__orion_off_y",    "__orion_off_z",
+      "__orion_nctaid_x", "__orion_nctaid_y", "__orion_nctaid_z"};
+  for (unsigned i = 0; i < ORION_SPLIT_PARAMS; i++)
+    LLVMSetValueName2(LLVMGetParam(c, first + i), pnames[i], strlen(pnames[i]));
+  size_t n = 0, cap = 0;
+  LLVMValueRef *reads = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+      LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
+      if (!callee || !LLVMIsAFunction(callee))
+        continue;
+      const char *cn = value_name(callee);
+      if (sreg_dim(cn, "ctaid") < 0 && sreg_dim(cn, "nctaid") < 0)
+        continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 16;
+        LLVMValueRef *nr = realloc(reads, cap * sizeof *nr);
+        if (!nr)
+          abort(); /* a half-rewritten clone would compute wrong results */
+        reads = nr;
+      }
+      reads[n++] = in;
+    }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(c)));
+  for (size_t i = 0; i < n; i++) {
+    LLVMValueRef call = reads[i];
+    const char *cn = value_name(LLVMGetCalledValue(call));
+    int d = sreg_dim(cn, "ctaid");
+    if (d >= 0) {
+      LLVMValueRef off = LLVMGetParam(c, first + (unsigned)d);
+      LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+      LLVMValueRef sum = LLVMBuildAdd(b, LLVMGetPoison(LLVMTypeOf(call)), off, "");
+      LLVMReplaceAllUsesWith(call, sum);
+      LLVMSetOperand(sum, 0, call);
+      LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
+      if (loc)
+        LLVMInstructionSetDebugLoc(sum, loc);
+    } else {
+      d = sreg_dim(cn, "nctaid");
+      LLVMReplaceAllUsesWith(call, LLVMGetParam(c, first + 3 + (unsigned)d));
+      LLVMInstructionEraseFromParent(call);
+    }
+  }
+  LLVMDisposeBuilder(b);
+  free(reads);
+}
+
 static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
                      const orion_selection *sel) {
   int off = snprintf(buf, n,
@@ -204,31 +439,51 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
     free(name);
     return 0;
   }
+  /* Split parameters: only worth it when there is a choice to make. */
+  char split_buf[512];
+  const char *split_why =
+      rep.sel.n_versions > 1 ? split_blocker(m, k, split_buf, sizeof split_buf)
+                             : "one version: nothing to split for";
+  rep.hidden_params = split_why ? 0 : ORION_SPLIT_PARAMS;
+  rep.split_note = split_why;
+  unsigned hp = (unsigned)rep.hidden_params, np = LLVMCountParams(k);
+
   orion_record rec;
   memset(&rec, 0, sizeof rec);
   snprintf(rec.kernel, sizeof rec.kernel, "%s", name);
   rec.sm = rep.sm;
   rec.max_live = rep.max_live;
-  rec.n_params = (int)LLVMCountParams(k);
+  rec.n_params = (int)np;
+  rec.hidden_params = rep.hidden_params;
   rec.sel = rep.sel;
   if (orion_record_format(&rec, text, sizeof text) == ORION_OK)
     rep.record = text;
 
   if (opt->versions_enabled) {
-    for (int i = 0; i < rep.sel.n_versions; i++) {
-      const orion_version *v = &rep.sel.versions[i];
-      if (v->is_pad || v->max_regs <= 0)
+    for (int i = 0; i <= rep.sel.n_versions; i++) {
+      /* i < n_versions: the capped versions; i == n_versions: the split clone */
+      const orion_version *v = i < rep.sel.n_versions ? &rep.sel.versions[i] : NULL;
+      if (v ? v->is_pad || v->max_regs <= 0 : !hp)
         continue;
       char cname[ORION_RECORD_KERNEL_MAX + 32];
-      snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX, v->tag);
+      snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX,
+               v ? v->tag : ORION_SPLIT_SUFFIX);
       if (LLVMGetNamedFunction(m, cname))
         continue;
-      LLVMValueRef c = orion_shim_clone_function(k, cname, NULL, 0);
-      char cap[16];
-      snprintf(cap, sizeof cap, "%d", v->max_regs);
-      set_str_attr(c, "nvvm.maxnreg", cap);
-      set_str_attr(c, "nvvm.minctasm", NULL);
-      rep.n_clones++;
+      LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+      LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
+      for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
+        hidden[j] = i32;
+      LLVMValueRef c = orion_shim_clone_function(k, cname, hidden, hp);
+      if (hp)
+        rewrite_split_sregs(c, np);
+      if (v) {
+        char cap[16];
+        snprintf(cap, sizeof cap, "%d", v->max_regs);
+        set_str_attr(c, "nvvm.maxnreg", cap);
+        set_str_attr(c, "nvvm.minctasm", NULL);
+        rep.n_clones++;
+      }
       changed = 1;
     }
     if (rep.record) {
@@ -237,6 +492,14 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
     }
   }
   describe(msg, sizeof msg, name, rep.max_live, rep.sm, &rep.sel);
+  size_t ml = strlen(msg);
+  if (ml < sizeof msg) {
+    if (hp)
+      snprintf(msg + ml, sizeof msg - ml, "; split: %u hidden parameters, entry %s%s%s", hp,
+               name, ORION_CLONE_INFIX, ORION_SPLIT_SUFFIX);
+    else
+      snprintf(msg + ml, sizeof msg - ml, "; no split: %s", split_why);
+  }
   orion_shim_remark(k, "Versions", msg, 0);
   orion_report_write(opt->report_path, &rep);
   free(name);

@@ -6,7 +6,8 @@
  * without interleaving lines.  Path "-" means stderr.  Fields: module,
  * kernel, sm, max_live, threshold, block, block_known, direction,
  * original_warps, max_warps, features{...}, versions[{tag, role, max_regs,
- * target_warps, pad}], clones, record, note.
+ * target_warps, pad}], clones, record, note, hidden_params (0 or 6: the
+ * split parameters of orion/rt.h), split_note (why not split, or null).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -102,6 +103,11 @@ int orion_report_write(const char *path, const orion_kernel_report *r) {
   sb_putf(&b, ",\"note\":");
   if (r->note)
     sb_str(&b, r->note);
+  else
+    sb_putf(&b, "null");
+  sb_putf(&b, ",\"hidden_params\":%d,\"split_note\":", r->hidden_params);
+  if (r->split_note)
+    sb_str(&b, r->split_note);
   else
     sb_putf(&b, "null");
   sb_putf(&b, "}\n");

@@ -15,9 +15,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; JSON: "kernel":"light","sm":90,"max_live":20,"threshold":32,"block":128,"block_known":true,"direction":"decreasing","original_warps":64,"max_warps":64,
 ; JSON-SAME: "versions":[{"tag":"orig","role":"original","max_regs":0,"target_warps":64,"pad":false},{"tag":"r32","role":"failsafe","max_regs":32,"target_warps":64,"pad":false},{"tag":"p48","role":"step","max_regs":0,"target_warps":48,"pad":true},{"tag":"p32","role":"step","max_regs":0,"target_warps":32,"pad":true},{"tag":"p16","role":"step","max_regs":0,"target_warps":16,"pad":true}],"clones":1,
 ; IR: define ptx_kernel void @light(ptr addrspace(1) %p) #[[L:[0-9]+]]
-; IR: define ptx_kernel void @light__orion_r32(ptr addrspace(1) %p) #[[C:[0-9]+]]
+; IR: define ptx_kernel void @light__orion_r32(ptr addrspace(1) %p, i32 %__orion_off_x, i32 %__orion_off_y, i32 %__orion_off_z, i32 %__orion_nctaid_x, i32 %__orion_nctaid_y, i32 %__orion_nctaid_z) #[[C:[0-9]+]]
+; IR: define ptx_kernel void @light__orion_split(ptr addrspace(1) %p, i32 %__orion_off_x, i32 %__orion_off_y, i32 %__orion_off_z, i32 %__orion_nctaid_x, i32 %__orion_nctaid_y, i32 %__orion_nctaid_z) #[[L]]
+; Padding versions only: the split clone is the one clone.
+; IR: define ptx_kernel void @cube__orion_split(ptr addrspace(1) %p, i32 %__orion_off_x, i32 %__orion_off_y, i32 %__orion_off_z, i32 %__orion_nctaid_x, i32 %__orion_nctaid_y, i32 %__orion_nctaid_z) #[[CUBE:[0-9]+]]
 ; IR-NOT: @cube__orion
 ; IR: attributes #[[L]] = { "nvvm.maxntid"="128" "nvvm.minctasm"="4" "target-cpu"="sm_90" }
+; IR: attributes #[[CUBE]] = { "nvvm.maxntid"="64,2,2" "target-cpu"="sm_90" }
 ; IR: attributes #[[C]] = { "nvvm.maxnreg"="32" "nvvm.maxntid"="128" "target-cpu"="sm_90" }
 define ptx_kernel void @light(ptr addrspace(1) %p) #0 {
   %g1 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 1
@@ -50,6 +54,7 @@ define ptx_kernel void @cube(ptr addrspace(1) %p) #1 {
 ; PTX: .visible .entry light(
 ; PTX: .visible .entry light__orion_r32(
 ; PTX-NEXT: .param .u64 {{.*}}
+; PTX-COUNT-6: .param .u32 light__orion_r32_param_{{[1-6]}}
 ; PTX-NEXT: )
 ; PTX-NEXT: .maxntid 128
 ; PTX-NEXT: .maxnreg 32

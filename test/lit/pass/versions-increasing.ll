@@ -16,13 +16,15 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; IR: @__orion_rec_heavy = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=heavy;sm=90;dir=inc;ml=160;thr=32;blk=256;bk=0;w0=8;wmax=64;v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r48:s:48:40,r32:s:32:64;np=1;hp=0\00", align 1
+; IR: @__orion_rec_heavy = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=heavy;sm=90;dir=inc;ml=160;thr=32;blk=256;bk=0;w0=8;wmax=64;v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r48:s:48:40,r32:s:32:64;np=1;hp=6\00", align 1
 ; IR: define ptx_kernel void @heavy(ptr addrspace(1) %p) #[[ORIG:[0-9]+]]
-; IR: define ptx_kernel void @heavy__orion_r128(ptr addrspace(1) %p) #[[R128:[0-9]+]]
-; IR: define ptx_kernel void @heavy__orion_r80(ptr addrspace(1) %p) #[[R80:[0-9]+]]
-; IR: define ptx_kernel void @heavy__orion_r48(ptr addrspace(1) %p) #[[R48:[0-9]+]]
-; IR: define ptx_kernel void @heavy__orion_r32(ptr addrspace(1) %p) #[[R32:[0-9]+]]
+; IR: define ptx_kernel void @heavy__orion_r128(ptr addrspace(1) %p, [[HIDDEN:i32 %__orion_off_x, i32 %__orion_off_y, i32 %__orion_off_z, i32 %__orion_nctaid_x, i32 %__orion_nctaid_y, i32 %__orion_nctaid_z]]) #[[R128:[0-9]+]]
+; IR: define ptx_kernel void @heavy__orion_r80(ptr addrspace(1) %p, [[HIDDEN]]) #[[R80:[0-9]+]]
+; IR: define ptx_kernel void @heavy__orion_r48(ptr addrspace(1) %p, [[HIDDEN]]) #[[R48:[0-9]+]]
+; IR: define ptx_kernel void @heavy__orion_r32(ptr addrspace(1) %p, [[HIDDEN]]) #[[R32:[0-9]+]]
 ; IR-NOT: define {{.*}}__orion_p
+; The split clone: uncapped, the original's attributes, the hidden parameters.
+; IR: define ptx_kernel void @heavy__orion_split(ptr addrspace(1) %p, [[HIDDEN]]) #[[ORIG]]
 ; IR: attributes #[[ORIG]] = { "target-cpu"="sm_90" }
 ; IR: attributes #[[R128]] = { "nvvm.maxnreg"="128" "target-cpu"="sm_90" }
 ; IR: attributes #[[R80]] = { "nvvm.maxnreg"="80" "target-cpu"="sm_90" }
@@ -31,6 +33,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; JSON: "kernel":"heavy","sm":90,"max_live":160,"threshold":32,"block":256,"block_known":false,"direction":"increasing","original_warps":8,"max_warps":64,
 ; JSON-SAME: "versions":[{"tag":"orig","role":"original","max_regs":0,"target_warps":8,"pad":false},{"tag":"r128","role":"conservative","max_regs":128,"target_warps":16,"pad":false},{"tag":"r80","role":"step","max_regs":80,"target_warps":24,"pad":false},{"tag":"r48","role":"step","max_regs":48,"target_warps":40,"pad":false},{"tag":"r32","role":"step","max_regs":32,"target_warps":64,"pad":false}],"clones":4,
+; JSON-SAME: "hidden_params":6,"split_note":null}
 
 define ptx_kernel void @heavy(ptr addrspace(1) %p) #0 {
   %g0 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 0
