@@ -162,11 +162,13 @@ static void vl_push(vlist *l, LLVMValueRef x) {
   l->v[l->n++] = x;
 }
 
-/* Direct calls of f (f as the called operand), in other functions. */
+/* Direct calls of f (f as the called operand, with f's own type), in other
+ * functions. */
 static void direct_calls(LLVMValueRef f, vlist *out) {
   for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (is_call(user) && is_callee_use(user, u) && parent_fn(user) != f)
+    if (is_call(user) && is_callee_use(user, u) && parent_fn(user) != f &&
+        LLVMGetCalledFunctionType(user) == LLVMGlobalGetValueType(f))
       vl_push(out, user);
   }
 }

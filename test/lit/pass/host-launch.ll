@@ -200,6 +200,15 @@ define i32 @_Z4oddv() {
   ret i32 %r
 }
 
+; A call of a stub through another function type keeps calling the stub
+; (whose own launch is hooked with loop facts unknown).
+; CHECK-LABEL: define void @_Z8odd_stubv(
+; CHECK: call void @_Z20__device_stub__otherPfi(ptr null)
+define void @_Z8odd_stubv() {
+  call void @_Z20__device_stub__otherPfi(ptr null)
+  ret void
+}
+
 define internal void @__cuda_register_globals(ptr %h) {
   %1 = call i32 @__cudaRegisterFunction(ptr %h, ptr @_Z19__device_stub__kernPfi, ptr @kname, ptr @kname, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
   %2 = call i32 @__cudaRegisterFunction(ptr %h, ptr @_Z20__device_stub__otherPfi, ptr @kname2, ptr @kname2, i32 -1, ptr null, ptr null, ptr null, ptr null, ptr null)
@@ -238,3 +247,4 @@ declare i32 @__gxx_personality_v0(...)
 !10 = distinct !DISubprogram(name: "once", linkageName: "_Z4oncePfi", scope: !2, file: !2, line: 6, type: !3, scopeLine: 6, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !1)
 !12 = distinct !DILocation(line: 7, column: 3, scope: !10)
 !13 = !DILocation(line: 1, column: 39, scope: !5, inlinedAt: !12)
+
