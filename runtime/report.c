@@ -60,9 +60,10 @@ void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
     json_str(f, r->c[r->chosen].tag);
     fprintf(f,
             ",\"chosen_regs\":%d,\"chosen_warps\":%d,\"max_warps\":%d,\"speedup\":%.4f,"
-            "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"versions\":[",
+            "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"settled_at\":%ld,"
+            "\"versions\":[",
             r->c[r->chosen].regs, r->c[r->chosen].warps, r->max_warps, r->speedup,
-            r->iterations, r->launches, r->split_launches);
+            r->iterations, r->launches, r->split_launches, r->settled_at);
     for (int k = 0; k < r->n; k++) {
       const orion_report_cand *c = &r->c[k];
       fprintf(f, "%s{\"tag\":", k ? "," : "");

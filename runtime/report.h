@@ -31,6 +31,7 @@ typedef struct orion_report_row {
   int iterations;        /* tuning launches */
   long launches;         /* all launches of this configuration */
   long split_launches;   /* launches split for tuning */
+  long settled_at;       /* launch of the configuration tuning settled in, 0 = not tuned here */
 } orion_report_row;
 
 void orion_report_table(FILE *f, const orion_report_row *rows, int n);

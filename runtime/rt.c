@@ -103,6 +103,7 @@ typedef struct rt_config {
   atomic_int final; /* settled choice, or -1 */
   atomic_long launches;
   long split_launches;
+  long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
   double cached_speedup;
   pthread_mutex_t mu;
@@ -123,6 +124,7 @@ typedef struct rt_device {
 static struct {
   pthread_once_t once;
   int usable;
+  int debug; /* ORION_DEBUG=1: explain candidates on stderr */
   rt_mode mode;
   char fixed[4096]; /* fixed:<tag> or fixed:<kernel>=<tag>,... */
   int report; /* 0 none, 1 table on stderr, 2 JSON on stderr, 3 JSON to report_path */
@@ -183,6 +185,8 @@ static void parse_env(void) {
                 "fixed:<kernel>=<tag>,...; using adaptive",
                 m);
   }
+  const char *dbg = getenv("ORION_DEBUG");
+  g.debug = dbg && *dbg && strcmp(dbg, "0");
   const char *r = getenv("ORION_REPORT");
   if (r && *r && strcmp(r, "0")) {
     if (!strcmp(r, "1") || !strcmp(r, "table"))
@@ -504,6 +508,9 @@ static void build_candidates(rt_config *c) {
                                  carveout);
     }
     int nb = i == 0 ? nb0 : occupancy(k->bin[i].fn, block, c->shmem);
+    if (g.debug)
+      fprintf(stderr, "orion: debug: %s block %d smem %zu: %s %d registers, %d blocks/SM\n",
+              k->name, block, c->shmem, k->bin[i].tag, k->bin[i].regs, nb);
     if (nb <= 0 && i > 0)
       continue;
     int w = nb * wpb, dup = 0;
@@ -547,13 +554,36 @@ static void build_candidates(rt_config *c) {
         pads[a] = pads[b];
         pads[b] = t;
       }
-  for (int a = 0; a < npads; a++) {
-    size_t avail = 0;
-    if (g.api.cuOccupancyAvailableDynamicSMemPerBlock(&avail, k->bin[0].fn, pads[a], block) ||
-        avail < c->shmem || avail > (size_t)1 << 30)
-      continue;
-    if (allow_smem(k->bin[0].fn, avail) || (k->split_fn && allow_smem(k->split_fn, avail)) ||
-        occupancy(k->bin[0].fn, block, avail) != pads[a])
+  /* The least dynamic shared memory that leaves pads[a] blocks per SM: a
+   * binary search on the occupancy calculator, which is monotone in it
+   * (cuOccupancyAvailableDynamicSMemPerBlock answers under the function's
+   * current limit and a fixed carveout, and its answer can leave one block
+   * fewer; measured on an H200). */
+  int optin = 0;
+  g.api.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                             k->dev);
+  int raised = npads > 0 && optin > 0 && !allow_smem(k->bin[0].fn, (size_t)optin) &&
+               !(k->split_fn && allow_smem(k->split_fn, (size_t)optin));
+  for (int a = 0; a < npads && raised; a++) {
+    size_t lo = c->shmem, hi = (size_t)optin; /* occupancy(lo) > pads[a] >= occupancy(hi)? */
+    int got = -1;
+    if (occupancy(k->bin[0].fn, block, hi) <= pads[a] && occupancy(k->bin[0].fn, block, lo) > pads[a]) {
+      while (hi - lo > 128) {
+        size_t mid = lo + (hi - lo) / 2 / 128 * 128;
+        if (mid == lo)
+          break;
+        if (occupancy(k->bin[0].fn, block, mid) <= pads[a])
+          hi = mid;
+        else
+          lo = mid;
+      }
+      got = occupancy(k->bin[0].fn, block, hi);
+    }
+    size_t avail = hi;
+    if (g.debug)
+      fprintf(stderr, "orion: debug: %s: padding to %d blocks/SM: %zu bytes -> %d blocks/SM\n",
+              k->name, pads[a], avail, got);
+    if (got != pads[a])
       continue;
     char tag[ORION_TAG_MAX];
     snprintf(tag, sizeof tag, "p%d", pads[a] * wpb);
@@ -816,6 +846,7 @@ static void resolve_pending(rt_config *c) {
   c->pending = -1;
   if (orion_tuner_settled(&c->tuner) && atomic_load(&c->final) < 0) {
     c->iterations = c->tuner.launches;
+    c->settled_at = atomic_load(&c->launches);
     c->source = g.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
     atomic_store(&c->final, orion_tuner_next(&c->tuner));
   }
@@ -838,18 +869,25 @@ static int timed(rt_config *c, const launch *L, int dim, unsigned off, unsigned 
   return rc;
 }
 
-/* Split a launch that sits outside any loop into chunks along its largest
- * grid dimension, each at least two full waves of the original; tune on the
- * chunks and run the rest with the choice.  Returns -1 when the grid is too
- * small to split (nothing launched).  c->mu held. */
-static int split_launch(rt_config *c, const launch *L) {
+/* Split a launch into chunks along its largest grid dimension, each
+ * `waves` full waves of the candidate it runs; tune on the chunks and run
+ * the rest with the choice.  Returns -1 when the grid is too small for two
+ * chunks of the original and two of the largest (nothing launched).
+ * c->mu held. */
+static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
   int dim = g3[1] > g3[0] ? (g3[2] > g3[1] ? 2 : 1) : (g3[2] > g3[0] ? 2 : 0);
   unsigned long long other = (unsigned long long)g3[0] * g3[1] * g3[2] / g3[dim];
   rt_device *d = &g.dev[c->k->dev];
-  unsigned long long wave = (unsigned long long)d->sms * (unsigned)c->blocks_per_sm0;
-  unsigned long long q = (2 * wave + other - 1) / other;
-  if (!d->known || q == 0 || g3[dim] < 4 * q)
+  int wpb = (int)((c->bx * c->by * c->bz + 31) / 32);
+  /* Each candidate's chunk is `waves` full waves at its own occupancy, so
+   * no candidate pays for a partial last wave the others do not. */
+#define CHUNK(i)                                                                           \
+  ((waves * (unsigned long long)d->sms * (unsigned)(c->c[i].warps / wpb) + other - 1) / other)
+  unsigned long long q0 = CHUNK(c->orig), qmax = 0;
+  for (int i = 0; i < c->n; i++)
+    qmax = CHUNK(i) > qmax ? CHUNK(i) : qmax;
+  if (!d->known || q0 == 0 || g3[dim] < 2 * q0 + 2 * qmax)
     return -1;
   c->split_launches++;
   unsigned off = 0;
@@ -857,14 +895,16 @@ static int split_launch(rt_config *c, const launch *L) {
   while (off < g3[dim] && rc == 0) {
     resolve_pending(c);
     unsigned left = g3[dim] - off;
-    if (atomic_load(&c->final) >= 0 || left < 2 * q) {
-      int f = atomic_load(&c->final);
+    int f = atomic_load(&c->final), i = f >= 0 ? f : orion_tuner_next(&c->tuner);
+    unsigned long long q = CHUNK(i);
+    if (f >= 0 || q == 0 || left < q + qmax) {
       rc = launch_cand(c, f >= 0 ? f : c->tuner.best, L, dim, off, left, NULL);
       break;
     }
     rc = timed(c, L, dim, off, (unsigned)q, (double)(q * other));
     off += (unsigned)q;
   }
+#undef CHUNK
   return rc;
 }
 
@@ -879,9 +919,15 @@ static int tune_launch(rt_config *c, const launch *L) {
              cs != CU_STREAM_CAPTURE_STATUS_NONE) {
     rc = launch_cand(c, c->tuner.best, L, 0, 0, 0, NULL); /* untimed in a graph */
   } else {
+    /* A launch outside any loop is split (chunks of two waves) so it can
+     * be tuned at all; one in a loop is split too when its grid holds
+     * chunks of four waves, so tuning costs a fraction of one launch
+     * instead of whole launches of slower versions. */
     rc = -1;
-    if (c->k->split_fn && L->site && !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN)))
-      rc = split_launch(c, L);
+    if (c->k->split_fn && L->site) {
+      int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
+      rc = split_launch(c, L, once ? 2 : 4);
+    }
     if (rc == -1) {
       double work = (double)L->grid.x * L->grid.y * L->grid.z;
       rc = timed(c, L, 0, 0, 0, work);
@@ -971,6 +1017,7 @@ static int collect(orion_report_row **out) {
     r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
     r->launches = atomic_load(&c->launches);
     r->split_launches = c->split_launches;
+    r->settled_at = c->settled_at;
     pthread_mutex_unlock(&c->mu);
   }
   *out = rows;

@@ -170,6 +170,20 @@ static void decide(orion_tuner *t) {
     end_walk(t);
 }
 
+/* Exhaustive: round robin over the candidates still short of samples (or
+ * of their warm-up launch), so that work drifting from launch to launch
+ * reaches every candidate alike; settle when none is. */
+static void exh_advance(orion_tuner *t) {
+  for (int k = 1; k <= t->n; k++) {
+    int i = (t->cur + k) % t->n;
+    if (!dropped(t, i) && (!t->c[i].warm || t->c[i].n < t->cfg.exhaustive_samples)) {
+      t->cur = i;
+      return;
+    }
+  }
+  settle(t);
+}
+
 int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int dir,
                      const int *shares_orig, const orion_tune_cfg *cfg) {
   memset(t, 0, sizeof *t);
@@ -262,14 +276,11 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
     if (!t->c[cand].warm) {
       warm_up(t, cand);
       t->tried++;
-      return;
+    } else {
+      add_sample(t, cand, v);
     }
-    add_sample(t, cand, v);
-    if (cand == t->cur && t->c[cand].n >= t->cfg.exhaustive_samples) {
-      t->cur = step(t, cand, 1);
-      if (t->cur < 0)
-        settle(t);
-    }
+    if (cand == t->cur)
+      exh_advance(t);
     return;
   default:
     break;
@@ -317,11 +328,8 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
   if (t->best == cand)
     t->best = t->orig;
   if (t->phase == PH_EXH) {
-    if (t->cur == cand) {
-      t->cur = step(t, cand, 1);
-      if (t->cur < 0)
-        settle(t);
-    }
+    if (t->cur == cand)
+      exh_advance(t);
   } else if (t->phase == PH_WALK && t->cur == cand) {
     t->cur = step(t, cand, t->dir);
     if (t->cur < 0)

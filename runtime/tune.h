@@ -29,7 +29,8 @@
  *      those within `equal` (1 %) of it: the same speed with fewer
  *      resources.
  * Exhaustive: every candidate runs `exhaustive_samples` times after one
- * warm-up launch; the choice is the fastest median.
+ * warm-up launch, round robin (so work that drifts from launch to launch
+ * reaches every candidate alike); the choice is the fastest median.
  *
  * Times are normalised by the work of the launch (blocks launched) so
  * launches of different size compare.

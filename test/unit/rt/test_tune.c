@@ -21,6 +21,7 @@ typedef struct sim {
   unsigned seed;
   orion_tune_mode mode;
   const orion_tune_cfg *cfg; /* NULL = defaults */
+  double drift;              /* hidden work growing per launch (bfs), relative */
 } sim;
 
 static double urand(unsigned *s) { /* LCG, deterministic */
@@ -41,7 +42,7 @@ static int run(const sim *s, int *chosen) {
   while (!orion_tuner_settled(&t) && it < 100) {
     int c = orion_tuner_next(&t);
     double w = s->work ? s->work[it % s->nwork] : 1000.0;
-    double ms = s->curve[c] * w * (1 + s->noise * (2 * urand(&seed) - 1));
+    double ms = s->curve[c] * w * (1 + s->noise * (2 * urand(&seed) - 1)) * (1 + s->drift * it);
     int shared = c == s->orig || (s->shares && s->shares[c]);
     if (shared ? orig_cold : cold[c])
       ms += s->penalty;
@@ -64,14 +65,14 @@ int main(void) {
    * original (8 warps) and clones at 16, 24, 40 and 64 warps.  Launches:
    * original twice (warm-up), then 16, 24 (best), 40 (worse by > 2 %). */
   static const double fig1[] = {1.00, 0.80, 0.70, 0.90, 1.50};
-  sim s1 = {fig1, 5, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s1 = {fig1, 5, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s1, &chosen);
   CHECK(chosen == 2, "fig1 chose %d", chosen);
   CHECK(launches == 5, "fig1 took %d launches", launches);
 
   /* Monotone: the highest occupancy is best; the walk runs out. */
   static const double mono[] = {1.00, 0.90, 0.80, 0.70};
-  sim s1b = {mono, 4, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s1b = {mono, 4, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s1b, &chosen);
   CHECK(chosen == 3 && launches == 5, "monotone chose %d in %d", chosen, launches);
 
@@ -83,7 +84,7 @@ int main(void) {
    * is the fewest warps at the same speed, 32. */
   static const double plateau[] = {1.10, 1.004, 1.002, 1.00};
   static const int pad3[] = {1, 1, 1, 0};
-  sim s2 = {plateau, 4, 3, -1, pad3, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s2 = {plateau, 4, 3, -1, pad3, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s2, &chosen);
   CHECK(chosen == 1, "plateau chose %d", chosen);
   CHECK(launches == 7, "plateau took %d launches", launches);
@@ -92,7 +93,7 @@ int main(void) {
    * the original after three launches (no candidates the other way). */
   static const double steep[] = {1.6, 1.3, 1.00};
   static const int pad2[] = {1, 1, 0};
-  sim s3 = {steep, 3, 2, -1, pad2, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s3 = {steep, 3, 2, -1, pad2, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s3, &chosen);
   CHECK(chosen == 2 && launches == 3, "steep chose %d in %d", chosen, launches);
 
@@ -101,7 +102,7 @@ int main(void) {
    * minimum at candidate 1. */
   static const double mis[] = {1.05, 0.85, 1.00, 1.20, 1.40};
   static const int pad_mis[] = {1, 1, 0, 0, 0};
-  sim s4 = {mis, 5, 2, +1, pad_mis, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s4 = {mis, 5, 2, +1, pad_mis, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s4, &chosen);
   CHECK(chosen == 1, "mispredicted chose %d", chosen);
   CHECK(launches == 5, "mispredicted took %d launches", launches);
@@ -112,7 +113,7 @@ int main(void) {
    * chooses 2. */
   static const double wc[] = {1.00, 0.90, 0.80, 0.85, 0.95};
   static const double work[] = {4000, 4000, 3000, 2000, 500, 400, 300, 200};
-  sim s5 = {wc, 5, 0, +1, NULL, 0, 0, work, 8, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s5 = {wc, 5, 0, +1, NULL, 0, 0, work, 8, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s5, &chosen);
   CHECK(chosen == 2, "changing work chose %d", chosen);
   CHECK(launches <= 7, "changing work took %d launches", launches);
@@ -125,7 +126,7 @@ int main(void) {
   int worst_launches = 0, wrong = 0;
   double total = 0;
   for (unsigned seed = 1; seed <= 200; seed++) {
-    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, NULL};
+    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, NULL, 0};
     launches = run(&s6, &chosen);
     total += launches;
     worst_launches = launches > worst_launches ? launches : worst_launches;
@@ -138,7 +139,7 @@ int main(void) {
   no_guard.max_samples = 1;
   int wrong_unguarded = 0;
   for (unsigned seed = 1; seed <= 200; seed++) {
-    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, &no_guard};
+    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, &no_guard, 0};
     run(&s6, &chosen);
     wrong_unguarded += noisy[chosen] > 1.02 * 0.78;
   }
@@ -151,7 +152,7 @@ int main(void) {
    * noise of the stop threshold, so it is measured again before the walk
    * decides; without the guard one sample would decide. */
   static const double edge[] = {1.00, 1.022, 0.90};
-  sim s7 = {edge, 3, 0, +1, NULL, 0.01, 0, NULL, 0, 7, ORION_TUNE_ADAPTIVE, NULL};
+  sim s7 = {edge, 3, 0, +1, NULL, 0.01, 0, NULL, 0, 7, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s7, &chosen);
   CHECK(launches >= 4, "edge: guard resampled (%d launches)", launches);
 
@@ -160,7 +161,7 @@ int main(void) {
    * going to the true minimum (candidate 1) instead of stopping at the
    * inflated first sample. */
   static const double warm[] = {1.00, 0.97, 1.10};
-  sim s8 = {warm, 3, 0, +1, NULL, 0, 60.0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL};
+  sim s8 = {warm, 3, 0, +1, NULL, 0, 60.0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
   launches = run(&s8, &chosen);
   CHECK(chosen == 1, "warm-up chose %d", chosen);
   CHECK(launches == 4, "warm-up took %d launches", launches);
@@ -169,10 +170,19 @@ int main(void) {
    * share the original's warm-up. */
   static const double ex[] = {1.2, 1.1, 1.0, 0.95, 1.3};
   static const int padex[] = {1, 1, 0, 0, 0};
-  sim s9 = {ex, 5, 2, +1, padex, 0, 0, NULL, 0, 0, ORION_TUNE_EXHAUSTIVE, NULL};
+  sim s9 = {ex, 5, 2, +1, padex, 0, 0, NULL, 0, 0, ORION_TUNE_EXHAUSTIVE, NULL, 0};
   launches = run(&s9, &chosen);
   CHECK(chosen == 3, "exhaustive chose %d", chosen);
   CHECK(launches == 5 * 3 + 3, "exhaustive took %d launches", launches);
+
+  /* Exhaustive under work that grows 1 % per launch while the blocks stay
+   * the same (bfs's frontier): round robin spreads the drift over every
+   * candidate, so the truly 3 % faster candidate 1 wins; sampling one
+   * candidate after the other would blame the drift on candidate 1. */
+  static const double dr[] = {1.00, 0.97};
+  sim s10 = {dr, 2, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_EXHAUSTIVE, NULL, 0.01};
+  launches = run(&s10, &chosen);
+  CHECK(chosen == 1, "exhaustive with drift chose %d", chosen);
 
   /* A version that fails to launch is dropped and never chosen. */
   orion_tuner t;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# rt_modes.sh <build dir> - build the benchmark programs with orion-cc and
+# run rt_modes.py on them (small inputs for the bit-for-bit checks, the
+# default inputs for exhaustive-vs-alone timing).  Exit 77 without a GPU,
+# before building anything.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=$1
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIP: no CUDA GPU on this machine (rt_modes_gpu needs one)"
+  exit 77
+fi
+out=$build/gpu-test/programs
+mkdir -p "$out"
+JOBS=${JOBS:-$(nproc)} "$here/../../benchmarks/programs/build.sh" "$out" \
+  "$build/bin/orion-cc -O3 --cuda-gpu-arch=sm_90"
+exec python3 "$here/rt_modes.py" --bin-dir "$out" --timing \
+  --csv "$build/gpu-test/exhaustive_vs_alone.csv"
