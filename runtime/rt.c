@@ -922,7 +922,8 @@ static int tune_launch(rt_config *c, const launch *L) {
     /* A launch outside any loop is split (chunks of two waves) so it can
      * be tuned at all; one in a loop is split too when its grid holds
      * chunks of four waves, so tuning costs a fraction of one launch
-     * instead of whole launches of slower versions. */
+     * instead of whole launches of slower versions.  (Chunks of two waves
+     * in loops misled the choice on nlm_denoise: benchmarks/runtime.) */
     rc = -1;
     if (c->k->split_fn && L->site) {
       int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));

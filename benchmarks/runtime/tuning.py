@@ -10,7 +10,8 @@ For each program built with orion-cc (default inputs):
                versions from the first launch on, no tuning;
   select       ORION_MODE=adaptive, no cache: Orion-Select, tuning included;
   cached       ORION_MODE=adaptive with a cache filled by a previous run.
-Each is run --repeat times, alternating, and the medians compared:
+Each is run --repeat times, alternating, and the medians compared (every
+run must pass the program's CPU check and print the same output checksum):
   kernel_ms    the program's own figure (median of its timed repetitions);
   total_ms     the sum over all its repetitions including the first (every
                launch, tuning included).
@@ -77,6 +78,9 @@ def main():
             f, sel_report = run(b, {"ORION_MODE": "adaptive"}, rep)
             res["select"].append(f)
             res["cached"].append(run(b, {"ORION_MODE": "adaptive", "ORION_CACHE": cache})[0])
+        sums = {x["checksum"] for v in res.values() for x in v}
+        if len(sums) != 1:
+            raise RuntimeError(f"{prog}: outputs differ between versions: {sorted(sums)}")
         med = {m: {k: statistics.median(float(x[k]) for x in v) for k in ("kernel_ms", "total_ms")}
                for m, v in res.items()}
         iters = []
