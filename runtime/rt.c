@@ -295,6 +295,7 @@ static unsigned long long fnv(unsigned long long h, const void *p, size_t n) {
   return h;
 }
 
+/* Called with g.mu held (it guards the memo). */
 static unsigned long long module_key(const orion_site *site, const rt_kernel *k) {
   unsigned long long h = 0xcbf29ce484222325ULL;
   const struct {
@@ -309,8 +310,21 @@ static unsigned long long module_key(const orion_site *site, const rt_kernel *k)
     memcpy(&magic, w->data, 4);
     memcpy(&hsize, w->data + 6, 2);
     memcpy(&fsize, w->data + 8, 8);
-    if (magic == 0xBA55ED50u && hsize >= 16 && fsize < (1ULL << 32))
-      return fnv(h, w->data, hsize + fsize);
+    if (magic == 0xBA55ED50u && hsize >= 16 && fsize < (1ULL << 32)) {
+      /* Every kernel of a TU shares its fatbinary: hash each one once. */
+      static struct {
+        const void *wrapper;
+        unsigned long long hash;
+      } seen[64];
+      static int nseen;
+      for (int i = 0; i < nseen; i++)
+        if (seen[i].wrapper == w)
+          return seen[i].hash;
+      h = fnv(h, w->data, hsize + fsize);
+      if (nseen < 64)
+        seen[nseen].wrapper = w, seen[nseen++].hash = h;
+      return h;
+    }
   }
   /* No fatbinary: the record and the versions' registers stand for it. */
   char rec[1024];
@@ -474,6 +488,13 @@ static int allow_smem(CUfunction f, size_t bytes) {
              : 0;
 }
 
+/* A clone gets the limits the program set on the original. */
+static void inherit_limits(CUfunction f, int dyn_limit, int carveout) {
+  allow_smem(f, (size_t)dyn_limit);
+  if (carveout >= 0)
+    g.api.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout);
+}
+
 static void add_cand(rt_config *c, const char *tag, int bin, size_t pad, int warps) {
   if (c->n >= MAX_CANDS)
     return;
@@ -501,12 +522,8 @@ static void build_candidates(rt_config *c) {
   } bins[MAX_BIN];
   int nbins = 0;
   for (int i = 0; i < k->nbin; i++) {
-    if (i > 0) {
-      allow_smem(k->bin[i].fn, (size_t)dyn_limit);
-      if (carveout >= 0)
-        g.api.cuFuncSetAttribute(k->bin[i].fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                 carveout);
-    }
+    if (i > 0)
+      inherit_limits(k->bin[i].fn, dyn_limit, carveout);
     int nb = i == 0 ? nb0 : occupancy(k->bin[i].fn, block, c->shmem);
     if (g.debug)
       fprintf(stderr, "orion: debug: %s block %d smem %zu: %s %d registers, %d blocks/SM\n",
@@ -523,12 +540,8 @@ static void build_candidates(rt_config *c) {
     if (!dup)
       bins[nbins].bin = i, bins[nbins++].warps = w;
   }
-  if (k->split_fn) {
-    allow_smem(k->split_fn, (size_t)dyn_limit);
-    if (carveout >= 0)
-      g.api.cuFuncSetAttribute(k->split_fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                               carveout);
-  }
+  if (k->split_fn)
+    inherit_limits(k->split_fn, dyn_limit, carveout);
   /* Padding versions: the record's fractions of the original's warps. */
   int pads[MAX_CANDS], npads = 0;
   const orion_selection *sel = &k->rec.sel;
@@ -980,6 +993,12 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
 }
 
 /* ---- report and cache at exit ------------------------------------------ */
+/* Original's median time over candidate i's, or 0 when either is unmeasured. */
+static double measured_speedup(const rt_config *c, int i) {
+  double mo = orion_tuner_median(&c->tuner, c->orig), mi = orion_tuner_median(&c->tuner, i);
+  return mo > 0 && mi > 0 ? mo / mi : 0;
+}
+
 static int collect(orion_report_row **out) {
   int n = 0;
   for (rt_config *c = g.configs; c; c = c->list_next)
@@ -1010,11 +1029,9 @@ static int collect(orion_report_row **out) {
       x->median_ms_per_kblock = orion_tuner_median(&c->tuner, j) * 1000;
       x->samples = c->tuner.c[j].n > 0 ? c->tuner.c[j].n : 0;
     }
-    double mo = orion_tuner_median(&c->tuner, r->orig), mc = orion_tuner_median(&c->tuner, r->chosen);
     r->speedup = c->cached_speedup > 0 ? c->cached_speedup
                  : r->chosen == r->orig  ? 1.0
-                 : (mo > 0 && mc > 0)    ? mo / mc
-                                         : 0;
+                                         : measured_speedup(c, r->chosen);
     r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
     r->launches = atomic_load(&c->launches);
     r->split_launches = c->split_launches;
@@ -1063,8 +1080,9 @@ static void save_cache(void) {
     cache_key(c, &e);
     int f = atomic_load(&c->final);
     snprintf(e.tag, sizeof e.tag, "%s", c->c[f].tag);
-    double mo = orion_tuner_median(&c->tuner, c->orig), mc = orion_tuner_median(&c->tuner, f);
-    e.speedup = mo > 0 && mc > 0 ? mo / mc : 1.0;
+    e.speedup = measured_speedup(c, f);
+    if (e.speedup <= 0)
+      e.speedup = 1.0;
     e.iterations = c->iterations;
     orion_cache_put(&mine, &e);
   }
