@@ -20,32 +20,19 @@ Writes CSV and Markdown; prints the Markdown.
 usage: tuning.py --bin-dir DIR [--programs a,b] [--repeat 3] [--out PREFIX]
 """
 import argparse
-import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eval"))
+import benchlib  # noqa: E402
 
-def run(binary, env_extra, report=None, args=()):
-    env = dict(os.environ)
-    env.update(env_extra)
-    env.setdefault("ORION_CACHE", "off")
-    if report:
-        env["ORION_REPORT"] = report
-    r = subprocess.run([binary, *args], capture_output=True, text=True, env=env, timeout=900)
-    m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
-    fields = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else {}
-    data = None
-    if report and os.path.exists(report):
-        with open(report) as f:
-            data = json.load(f)
-        os.unlink(report)
-    if r.returncode != 0 or fields.get("check") != "PASS":
-        raise RuntimeError(f"{binary} {env_extra}: rc {r.returncode} {r.stderr[-300:]}")
-    return fields, data
+
+def run(binary, env_extra, report=False):
+    """(RESULT fields, report JSON or None); raises unless the check passed."""
+    r = benchlib.run_checked(binary, (), env_extra, report)
+    return r.fields, r.report
 
 
 def main():
@@ -59,23 +46,19 @@ def main():
         f for f in os.listdir(o.bin_dir)
         if os.access(os.path.join(o.bin_dir, f), os.X_OK) and "." not in f)
     tmp = tempfile.mkdtemp(prefix="orion-tuning-")
-    rep = os.path.join(tmp, "r.json")
     rows, kernel_rows = [], []
     for prog in progs:
         b = os.path.join(o.bin_dir, prog)
-        _, exh = run(b, {"ORION_MODE": "exhaustive"}, rep)
-        best = {}
-        for c in exh["configs"]:
-            if len(c["versions"]) > 1:
-                best[c["kernel"]] = c["chosen"]
-        fixed = "fixed:" + ",".join(f"{k}={t}" for k, t in sorted(best.items())) if best else "off"
+        _, exh = run(b, {"ORION_MODE": "exhaustive"}, True)
+        best = {c["kernel"]: c["chosen"] for c in benchlib.tuned_configs(exh)}
+        fixed = benchlib.fixed_mode(best) if best else "off"
         cache = os.path.join(tmp, prog + ".cache")
         run(b, {"ORION_MODE": "adaptive", "ORION_CACHE": cache})  # fills the cache
         res = {"best": [], "select": [], "cached": []}
         sel_report = None
         for _ in range(o.repeat):
             res["best"].append(run(b, {"ORION_MODE": fixed})[0])
-            f, sel_report = run(b, {"ORION_MODE": "adaptive"}, rep)
+            f, sel_report = run(b, {"ORION_MODE": "adaptive"}, True)
             res["select"].append(f)
             res["cached"].append(run(b, {"ORION_MODE": "adaptive", "ORION_CACHE": cache})[0])
         sums = {x["checksum"] for v in res.values() for x in v}
