@@ -115,6 +115,15 @@ static void print_build_figures(strbuf *b, const json_value *e) {
   } else {
     sb_adds(b, st ? st : "?");
   }
+  /* The spill path (orion-ptxas, ptxas_spill.c), unless nothing spilled. */
+  const json_value *spo = json_get(e, "spill");
+  const char *path = spo ? json_get_str(spo, "path") : NULL;
+  const char *why = spo ? json_get_str(spo, "reason") : NULL;
+  if (path && !(strcmp(path, "kept") == 0 && why && strcmp(why, "no spills") == 0)) {
+    sb_addf(b, "; spill: %s", path);
+    if (why && *why)
+      sb_addf(b, " (%s)", why);
+  }
 }
 
 static void print_table(const json_value *kernels, const json_value *builds) {

@@ -58,6 +58,7 @@ typedef struct cc {
   int dry_run, verbose, keep, report, no_compat, no_orion;
   drv_rt_mode rt_mode;
   char *report_file;
+  const char *spill; /* --orion-spill=auto|pragma|off, or NULL */
   /* what the user asked clang for */
   strvec user_args; /* passed through, in order */
   strvec archs;     /* validated --cuda-gpu-arch / --offload-arch values */
@@ -122,6 +123,12 @@ static void usage(FILE *f) {
           "  --no-orion             build without the pass and orion-ptxas (baseline)\n"
           "  --orion-rt=MODE        link liborionrt: static (default), shared, or none (no\n"
           "                         runtime: kernel launches stay plain cudaLaunchKernel)\n"
+          "  --orion-spill=POLICY   versions that spill or keep a stack frame: auto (default:\n"
+          "                         SASS rewrite if available, else ptxas's\n"
+          "                         .pragma \"enable_smem_spilling\" with .maxntid where ptxas\n"
+          "                         allows it and it lowers local-memory traffic), pragma\n"
+          "                         (the pragma wherever ptxas accepts it: the baseline),\n"
+          "                         off (leave them as ptxas made them)\n"
           "  --help, --version\n"
           "\n"
           "PTX input (.ptx): --cuda-gpu-arch=ARCH (one), -S (write versioned PTX),\n"
@@ -201,6 +208,14 @@ static int parse_args(cc *c, int argc, char **argv) {
         return 0;
       }
       c->rt_mode = (drv_rt_mode)m;
+      continue;
+    }
+    if (drv_has_prefix(a, "--orion-spill=")) {
+      if (strcmp(a + 14, "auto") && strcmp(a + 14, "pragma") && strcmp(a + 14, "off")) {
+        drv_error("invalid value in '%s' (expected auto, pragma or off)", a);
+        return 0;
+      }
+      c->spill = a + 14;
       continue;
     }
     if (drv_has_prefix(a, "--orion-")) {
@@ -349,6 +364,27 @@ static void note_inprocess(cc *c, const char *fmt, ...) {
   fflush(stdout);
   fwrite(b.p, 1, b.len, stderr);
   sb_free(&b);
+}
+
+/* Under -###: orion-ptxas's conditional extra ptxas runs, as a comment
+ * (what runs depends on ptxas's figures; driver/README.md). */
+static void note_spill_commands(cc *c, const char *how, int show_path) {
+  if (!c->dry_run)
+    return;
+  const char *pol = c->spill ? c->spill : "auto";
+  const char *px = !show_path ? "ptxas" : c->user_ptxas_path ? c->user_ptxas : c->real_ptxas;
+  fflush(stdout);
+  if (strcmp(pol, "off") == 0)
+    fprintf(stderr, "# orion-ptxas (%s): --orion-spill=off: no extra ptxas run for versions "
+                    "that spill\n", how);
+  else
+    fprintf(stderr,
+            "# orion-ptxas (%s): if versions spill or keep a stack frame (--orion-spill=%s)%s: "
+            "\"%s\" \"--version\"; \"%s\" <ptxas options> \"-v\" \"--entry\" <version>... on "
+            "the PTX with .pragma \"enable_smem_spilling\" (and .maxntid <block>) in those "
+            "entries; then the final assembly with the ones kept\n",
+            how, pol, strcmp(pol, "auto") == 0 ? " and the SASS rewriter does not apply" : "",
+            px, px);
 }
 
 /* ---- checks shared by the stages ---- */
@@ -523,6 +559,10 @@ static int stage_clang(cc *c) {
         sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
       if (c->rt_mode == DRV_RT_NONE)
         sv_push(&env, "ORION_LAUNCH_HOOK=0"); /* no runtime: plain launches */
+      if (c->spill)
+        sv_pushf(&env, "ORION_PTXAS_SPILL=%s", c->spill);
+      if (c->verbose && !c->dry_run)
+        sv_push(&env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
     } else if (c->user_ptxas_path) {
       sv_pushf(&argv, "--ptxas-path=%s", c->user_ptxas);
     }
@@ -555,6 +595,8 @@ static int stage_clang(cc *c) {
     sv_pushf(&env, "ORION_PTXAS_REPORT=%s/ptxas-%%p.json", c->tmpdir);
   }
   int st = run_cmd(c, &argv, &env, 0, NULL);
+  if (cuda && !c->no_orion)
+    note_spill_commands(c, "clang runs it as its ptxas", 0);
   if (st == 0 && c->keep && !c->dry_run && cuda) {
     char *dir = c->output ? drv_dirname(c->output) : drv_xstrdup(".");
     drv_note("kept intermediate files in %s: PTX <input>-cuda-nvptx64-nvidia-cuda-<arch>.s, "
@@ -832,6 +874,10 @@ static int stage_ptx_assemble(cc *c) {
     }
     sv_pushf(&argv, "--orion-report=%s/ptxas-1.json", c->tmpdir);
   }
+  if (c->spill)
+    sv_pushf(&argv, "--orion-spill=%s", c->spill);
+  if (c->verbose && !c->dry_run)
+    sv_push(&argv, "--orion-commands");
   sv_push(&argv, "--output-file");
   sv_push(&argv, out);
   sv_push(&argv, c->versioned_ptx);
@@ -840,6 +886,7 @@ static int stage_ptx_assemble(cc *c) {
   if (c->user_cuda_path)
     sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
   int st = run_cmd(c, &argv, &env, 0, NULL);
+  note_spill_commands(c, "runs", 1);
   sv_free(&env);
   sv_free(&argv);
   free(out);

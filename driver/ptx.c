@@ -1,5 +1,6 @@
 /* driver/ptx.c - see ptx.h.  A character scanner, not a parser: it knows
- * comments, strings, braces and the few directives Orion rewrites. */
+ * comments, strings, braces, the few directives Orion rewrites, and enough
+ * of `call` to follow a kernel's call graph. */
 #include "ptx.h"
 
 #include <ctype.h>
@@ -192,11 +193,82 @@ static void push_entry(ptx_module *m, const ptx_entry *e, size_t *cap) {
   m->entries[m->n_entries++] = *e;
 }
 
+/* A module-scope .func at kw: a definition is recorded in m->funcs.
+ * Returns the position to continue from. */
+static size_t scan_func(const char *t, size_t len, size_t kw, ptx_module *m, size_t *cap) {
+  size_t r = skip_ws(t, len, kw + 5);
+  if (r < len && t[r] == '(') { /* return parameters */
+    size_t close = match_bracket(t, len, r, '(', ')');
+    if (close >= len)
+      return len;
+    r = skip_ws(t, len, close + 1);
+  }
+  size_t name = r;
+  while (r < len && ident_char((unsigned char)t[r]))
+    r++;
+  if (r == name)
+    return kw + 5;
+  size_t name_end = r;
+  while (r < len && t[r] != '{' && t[r] != ';') {
+    if (t[r] == '(') {
+      size_t close = match_bracket(t, len, r, '(', ')');
+      r = close < len ? close + 1 : len;
+      continue;
+    }
+    size_t s = skip_comment_or_string(t, len, r);
+    r = s != r ? s : r + 1;
+  }
+  if (r >= len || t[r] == ';')
+    return r < len ? r + 1 : len;
+  size_t close = match_bracket(t, len, r, '{', '}');
+  if (close >= len)
+    return len;
+  if (m->n_funcs == *cap) {
+    *cap = *cap ? *cap * 2 : 8;
+    m->funcs = drv_xrealloc(m->funcs, *cap * sizeof *m->funcs);
+  }
+  ptx_func *f = &m->funcs[m->n_funcs++];
+  f->name = drv_xstrndup(t + name, name_end - name);
+  f->body_pos = r;
+  f->body_end = close;
+  return close + 1;
+}
+
+/* `.extern .shared ... NAME[];` at kw (the .extern): record NAME. */
+static void scan_extern_shared(const char *t, size_t len, size_t kw, ptx_module *m) {
+  size_t r = skip_ws(t, len, kw + 7);
+  if (!word_at(t, len, r, ".shared"))
+    return;
+  size_t last = 0, last_end = 0;
+  for (r += 7; r < len && t[r] != ';' && t[r] != '[' && t[r] != '{' && t[r] != '\n';) {
+    if (ident_char((unsigned char)t[r]) && (r == 0 || t[r - 1] != '.')) {
+      size_t s = r;
+      while (r < len && ident_char((unsigned char)t[r]))
+        r++;
+      if (!isdigit((unsigned char)t[s]))
+        last = s, last_end = r;
+      continue;
+    }
+    if (t[r] == '.') { /* a directive word: .align, .b8, ... */
+      r++;
+      while (r < len && ident_char((unsigned char)t[r]))
+        r++;
+      continue;
+    }
+    r++;
+  }
+  if (last_end > last) {
+    char *n = drv_xstrndup(t + last, last_end - last);
+    sv_push_owned(&m->dyn_shared, n);
+  }
+}
+
 int ptx_scan(const char *t, size_t len, ptx_module *m, char **err) {
   memset(m, 0, sizeof *m);
   m->text = t;
   m->len = len;
-  size_t cap = 0;
+  sv_init(&m->dyn_shared);
+  size_t cap = 0, fcap = 0;
   int depth = 0;
   size_t p = 0;
   while (p < len) {
@@ -218,6 +290,11 @@ int ptx_scan(const char *t, size_t len, ptx_module *m, char **err) {
         n++;
       memcpy(m->target, t + w, n);
       m->target[n] = 0;
+    } else if (depth == 0 && c == '.' && word_at(t, len, p, ".func")) {
+      p = scan_func(t, len, p, m, &fcap);
+      continue;
+    } else if (depth == 0 && c == '.' && word_at(t, len, p, ".extern")) {
+      scan_extern_shared(t, len, p, m);
     } else if (depth == 0 && c == '.' && word_at(t, len, p, ".entry")) {
       ptx_entry e;
       memset(&e, 0, sizeof e);
@@ -259,6 +336,7 @@ int ptx_scan(const char *t, size_t len, ptx_module *m, char **err) {
         ptx_module_free(m);
         return -1;
       }
+      e.body_end = close;
       parse_directives(t, e.dir_pos, e.body_pos, &e);
       e.start = decl_start(t, p);
       e.end = line_end_after(t, len, close + 1);
@@ -278,6 +356,12 @@ void ptx_module_free(ptx_module *m) {
   free(m->entries);
   m->entries = NULL;
   m->n_entries = 0;
+  for (size_t i = 0; i < m->n_funcs; i++)
+    free(m->funcs[i].name);
+  free(m->funcs);
+  m->funcs = NULL;
+  m->n_funcs = 0;
+  sv_free(&m->dyn_shared);
 }
 
 int ptx_find_entry(const ptx_module *m, const char *name) {
@@ -314,15 +398,192 @@ int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag)
 }
 
 void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out) {
+  ptx_edit *ed = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *ed);
+  memset(ed, 0, (m->n_entries ? m->n_entries : 1) * sizeof *ed);
+  for (size_t i = 0; i < m->n_entries; i++)
+    ed[i].drop = !keep[i];
+  ptx_emit_edited(m, ed, out);
+  free(ed);
+}
+
+void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, strbuf *out) {
   size_t p = 0;
   for (size_t i = 0; i < m->n_entries; i++) {
-    if (keep[i])
-      continue;
     const ptx_entry *e = &m->entries[i];
-    sb_add(out, m->text + p, e->start - p);
-    p = e->end;
+    const ptx_edit *ed = &edits[i];
+    if (ed->drop) {
+      sb_add(out, m->text + p, e->start - p);
+      p = e->end;
+      continue;
+    }
+    if (ed->maxntid > 0) {
+      sb_add(out, m->text + p, e->body_pos - p);
+      if (out->len && out->p[out->len - 1] != '\n')
+        sb_addc(out, '\n');
+      sb_addf(out, ".maxntid %d, 1, 1\n", ed->maxntid);
+      p = e->body_pos;
+    }
+    if (ed->smem_pragma) {
+      sb_add(out, m->text + p, e->body_pos + 1 - p);
+      sb_adds(out, "\n\t.pragma \"enable_smem_spilling\";");
+      p = e->body_pos + 1;
+    }
   }
   sb_add(out, m->text + p, m->len - p);
+}
+
+static int find_func(const ptx_module *m, const char *name, size_t n) {
+  for (size_t i = 0; i < m->n_funcs; i++)
+    if (strlen(m->funcs[i].name) == n && memcmp(m->funcs[i].name, name, n) == 0)
+      return (int)i;
+  return -1;
+}
+
+static int is_dyn_shared(const ptx_module *m, const char *name, size_t n) {
+  for (size_t i = 0; i < m->dyn_shared.n; i++)
+    if (strlen(m->dyn_shared.v[i]) == n && memcmp(m->dyn_shared.v[i], name, n) == 0)
+      return 1;
+  return 0;
+}
+
+static void set_what(char *dst, size_t cap, const char *s, size_t n) {
+  if (dst[0])
+    return;
+  if (n >= cap)
+    n = cap - 1;
+  memcpy(dst, s, n);
+  dst[n] = 0;
+}
+
+/* Scan one body [from, to): references to dynamic shared memory, and
+ * calls; defined callees not yet seen are marked in want[]. */
+static void reach_body(const ptx_module *m, size_t from, size_t to, unsigned char *want,
+                       ptx_reach *out) {
+  const char *t = m->text;
+  size_t p = from;
+  while (p < to) {
+    size_t q = skip_comment_or_string(t, to, p);
+    if (q != p) {
+      p = q;
+      continue;
+    }
+    if (!ident_char((unsigned char)t[p]) || (p > from && (ident_char((unsigned char)t[p - 1]) ||
+                                                           t[p - 1] == '.'))) {
+      p++;
+      continue;
+    }
+    size_t s = p;
+    while (p < to && ident_char((unsigned char)t[p]))
+      p++;
+    size_t n = p - s;
+    if (is_dyn_shared(m, t + s, n)) {
+      out->dyn_smem = 1;
+      set_what(out->dyn_what, sizeof out->dyn_what, t + s, n);
+      continue;
+    }
+    if (n != 4 || memcmp(t + s, "call", 4) != 0)
+      continue;
+    /* call{.uni} {(ret, ...),} callee, ... */
+    while (p < to && t[p] == '.') {
+      p++;
+      while (p < to && ident_char((unsigned char)t[p]))
+        p++;
+    }
+    p = skip_ws(t, to, p);
+    if (p < to && t[p] == '(') {
+      size_t close = match_bracket(t, to, p, '(', ')');
+      p = skip_ws(t, to, close < to ? close + 1 : to);
+      if (p < to && t[p] == ',')
+        p = skip_ws(t, to, p + 1);
+    }
+    size_t cs = p;
+    while (p < to && ident_char((unsigned char)t[p]))
+      p++;
+    if (p == cs)
+      continue;
+    if (t[cs] == '%') {
+      out->abi_call = 1;
+      set_what(out->abi_what, sizeof out->abi_what, "indirect call", 13);
+      continue;
+    }
+    int f = find_func(m, t + cs, p - cs);
+    if (f < 0) {
+      out->abi_call = 1;
+      set_what(out->abi_what, sizeof out->abi_what, t + cs, p - cs);
+    } else if (!want[f]) {
+      want[f] = 1;
+    }
+  }
+}
+
+void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out) {
+  memset(out, 0, sizeof *out);
+  size_t nf = m->n_funcs;
+  /* want: 0 unseen, 1 to scan, 2 scanned */
+  unsigned char *want = drv_xmalloc(nf ? nf : 1);
+  memset(want, 0, nf ? nf : 1);
+  reach_body(m, e->body_pos + 1, e->body_end, want, out);
+  for (int again = 1; again;) {
+    again = 0;
+    for (size_t i = 0; i < nf; i++)
+      if (want[i] == 1) {
+        want[i] = 2;
+        reach_body(m, m->funcs[i].body_pos + 1, m->funcs[i].body_end, want, out);
+        again = 1;
+      }
+  }
+  free(want);
+}
+
+char *ptx_global_string(const ptx_module *m, const char *sym) {
+  const char *t = m->text;
+  size_t len = m->len, n = strlen(sym);
+  for (size_t p = 0; p + n < len; p++) {
+    size_t q = skip_comment_or_string(t, len, p);
+    if (q != p) {
+      p = q - 1;
+      continue;
+    }
+    if (memcmp(t + p, sym, n) != 0 || (p > 0 && ident_char((unsigned char)t[p - 1])) ||
+        t[p + n] != '[')
+      continue;
+    size_t r = p + n;
+    while (r < len && t[r] != '=' && t[r] != ';')
+      r++;
+    if (r >= len || t[r] != '=')
+      return NULL;
+    r = skip_ws(t, len, r + 1);
+    if (r >= len || t[r] != '{')
+      return NULL;
+    r++;
+    strbuf b;
+    sb_init(&b);
+    for (;;) {
+      r = skip_ws(t, len, r);
+      if (r >= len || !isdigit((unsigned char)t[r])) {
+        sb_free(&b);
+        return NULL;
+      }
+      long v = 0;
+      while (r < len && isdigit((unsigned char)t[r]) && v < 256)
+        v = v * 10 + (t[r++] - '0');
+      if (v > 255) {
+        sb_free(&b);
+        return NULL;
+      }
+      if (v == 0)
+        return sb_detach(&b);
+      sb_addc(&b, (char)v);
+      r = skip_ws(t, len, r);
+      if (r < len && t[r] == ',') {
+        r++;
+        continue;
+      }
+      sb_free(&b);
+      return NULL; /* '}' before the NUL, or garbage */
+    }
+  }
+  return NULL;
 }
 
 /* Copy the directive region, dropping .maxnreg and (without a thread

@@ -14,6 +14,9 @@
  *    range leaves a well-formed module.
  *  - Clone names are "<kernel>__orion_<tag>" (orion/record.h); the kernel is
  *    everything before the last "__orion_".
+ *  - ptx_scan also records the module-scope `.func` definitions (name and
+ *    body) and the names of module-scope `.extern .shared` variables (the
+ *    kernel's dynamic shared memory), for ptx_entry_reach.
  */
 #ifndef ORION_DRIVER_PTX_H
 #define ORION_DRIVER_PTX_H
@@ -28,17 +31,26 @@ typedef struct ptx_entry {
   size_t name_pos, name_end;    /* the entry's name */
   size_t dir_pos;               /* after the parameter list: directives start */
   size_t body_pos;              /* the body's '{' */
+  size_t body_end;              /* the body's closing '}' */
   int maxnreg;                  /* 0: none */
   int maxntid[3], n_maxntid;    /* n_*: number of dimensions given, 0: none */
   int reqntid[3], n_reqntid;
   int minnctapersm;             /* 0: none */
 } ptx_entry;
 
+typedef struct ptx_func {
+  char *name;
+  size_t body_pos, body_end;    /* '{' and its '}' */
+} ptx_func;
+
 typedef struct ptx_module {
   const char *text;
   size_t len;
   ptx_entry *entries;
   size_t n_entries;
+  ptx_func *funcs;              /* .func definitions with a body */
+  size_t n_funcs;
+  strvec dyn_shared;            /* names of .extern .shared variables */
   char target[64];              /* first word after .target, "" if none */
 } ptx_module;
 
@@ -58,6 +70,35 @@ int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag)
 
 /* Append the module text without the entries whose keep[i] is 0. */
 void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out);
+
+/* Per-entry edits for ptx_emit_edited. */
+typedef struct ptx_edit {
+  int drop;         /* delete the entry */
+  int maxntid;      /* > 0: add `.maxntid N, 1, 1` before the body */
+  int smem_pragma;  /* add `.pragma "enable_smem_spilling";` as the body's
+                       first statement (ptxas 13) */
+} ptx_edit;
+
+/* Append the module text with edits[i] applied to entry i (edits has
+ * n_entries elements).  Nothing else changes. */
+void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, strbuf *out);
+
+/* What an entry reaches: its body and, transitively, the bodies of the
+ * .func definitions it calls.  abi_call: a call to a function the module
+ * only declares (vprintf, malloc, __assertfail, ...) or through a register
+ * (indirect); ptxas compiles those with the ABI.  dyn_smem: a reference to
+ * an .extern .shared variable.  The *_what fields name the first one found
+ * ("vprintf", "indirect call", the variable). */
+typedef struct ptx_reach {
+  int abi_call, dyn_smem;
+  char abi_what[128], dyn_what[128];
+} ptx_reach;
+void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out);
+
+/* The bytes of a module-scope `.b8 sym[N] = {...}` initialiser up to the
+ * first NUL, as a malloc'd string (ptx_emit_string_global's form, and
+ * LLVM's for a constant string); NULL if there is none or it is malformed. */
+char *ptx_global_string(const ptx_module *m, const char *sym);
 
 /* Append a copy of entry e renamed to new_name, with any .maxnreg replaced
  * by `.maxnreg maxnreg` (maxnreg > 0), and .minnctapersm dropped unless the

@@ -66,6 +66,9 @@ void optx_cmd_init(optx_cmd *c) {
   const char *j = getenv("ORION_PTXAS_JOBS");
   if (j && *j)
     c->jobs = atoi(j);
+  c->spill = OPTX_SPILL_AUTO;
+  const char *cm = getenv("ORION_PTXAS_COMMANDS");
+  c->echo = cm && *cm && strcmp(cm, "0") != 0;
 }
 
 void optx_cmd_free(optx_cmd *c) {
@@ -99,6 +102,17 @@ char *optx_expand_path(const char *tmpl) {
 int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   const char *report = getenv("ORION_PTXAS_REPORT");
   char *report_opt = NULL;
+  const char *spill_env = getenv("ORION_PTXAS_SPILL");
+  if (spill_env && *spill_env) {
+    int p = optx_spill_policy_parse(spill_env);
+    if (p < 0) {
+      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, pragma or off)",
+                           spill_env);
+      return -1;
+    }
+    c->spill = (optx_spill_policy)p;
+    c->spill_given = 1;
+  }
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (drv_has_prefix(a, "--orion-")) {
@@ -119,9 +133,21 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
       } else if (drv_has_prefix(a, "--orion-keep-ptx=") && a[17]) {
         free(c->keep_ptx);
         c->keep_ptx = drv_xstrdup(a + 17);
+      } else if (drv_has_prefix(a, "--orion-spill=")) {
+        int p = optx_spill_policy_parse(a + 14);
+        if (p < 0) {
+          *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma or off)", a);
+          free(report_opt);
+          return -1;
+        }
+        c->spill = (optx_spill_policy)p;
+        c->spill_given = 1;
+      } else if (strcmp(a, "--orion-commands") == 0) {
+        c->echo = 1;
       } else {
         *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
-                             "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE)", a);
+                             "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
+                             "--orion-spill=auto|pragma|off, --orion-commands)", a);
         free(report_opt);
         return -1;
       }
@@ -162,6 +188,8 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
         c->gpu = drv_xstrdup(val);
       } else if (opt_is(a, "--split-compile", "-split-compile")) {
         c->user_split = 1;
+      } else if (strcmp(a, "-c") == 0 || strcmp(a, "--compile-only") == 0) {
+        c->rdc = 1;
       } else if (opt_is(a, "--help", "-h") || opt_is(a, "--version", "-V") ||
                  opt_is(a, "--list-version", "-version-ls") ||
                  opt_is(a, "--options-file", "-optf") ||
@@ -183,8 +211,8 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
 
 /* ---- running ---- */
 
-static void build_argv(strvec *v, const char *real, const optx_cmd *c, const char *input,
-                       const char *output) {
+void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
+                     const char *input, const char *output) {
   sv_init(v);
   sv_push(v, real);
   sv_extend(v, &c->rest);
@@ -193,9 +221,28 @@ static void build_argv(strvec *v, const char *real, const optx_cmd *c, const cha
     sv_push(v, "--split-compile");
     sv_pushf(v, "%d", c->jobs);
   }
+  if (extra)
+    sv_extend(v, extra);
   sv_push(v, "--output-file");
   sv_push(v, output);
   sv_push(v, input);
+}
+
+static void echo_command(const optx_cmd *c, char *const argv[]) {
+  if (!c->echo)
+    return;
+  strbuf b;
+  sb_init(&b);
+  drv_format_command(&b, argv, NULL);
+  fflush(stdout);
+  fwrite(b.p, 1, b.len, stderr);
+  fflush(stderr);
+  sb_free(&b);
+}
+
+int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r) {
+  echo_command(c, argv->v);
+  return drv_run(argv->v, NULL, 1, r);
 }
 
 static int run_plain(const optx_cmd *c, const char *real) {
@@ -203,6 +250,7 @@ static int run_plain(const optx_cmd *c, const char *real) {
   sv_init(&v);
   sv_push(&v, real);
   sv_extend(&v, &c->args);
+  echo_command(c, v.v);
   int st;
   if (c->exec_passthrough) {
     drv_exec(v.v, NULL);
@@ -287,6 +335,8 @@ void optx_result_free(optx_result *res) {
     free(res->e[i].name);
     free(res->e[i].kernel);
     free(res->e[i].tag);
+    free(res->e[i].spill_reason);
+    free(res->e[i].sass_note);
   }
   free(res->e);
   memset(res, 0, sizeof *res);
@@ -327,6 +377,29 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
       sb_adds(b, ",\"cmem\":null");
     else
       sb_adds(b, ",\"registers\":null");
+    sb_adds(b, ",\"spill\":");
+    if (e->spill_path) {
+      sb_adds(b, "{\"path\":");
+      json_str(b, e->spill_path);
+      sb_adds(b, ",\"reason\":");
+      json_str(b, e->spill_reason ? e->spill_reason : "");
+      if (e->sass_note) {
+        sb_adds(b, ",\"sass\":");
+        json_str(b, e->sass_note);
+      }
+      if (e->spill_block)
+        sb_addf(b, ",\"block\":%d,\"maxntid_added\":%s", e->spill_block,
+                e->spill_maxntid ? "true" : "false");
+      if (e->has_before)
+        sb_addf(b,
+                ",\"before\":{\"registers\":%d,\"stack_frame\":%ld,\"spill_stores\":%ld,"
+                "\"spill_loads\":%ld,\"smem\":%ld}",
+                e->before.registers, e->before.stack_frame, e->before.spill_stores,
+                e->before.spill_loads, e->before.smem);
+      sb_adds(b, "}");
+    } else {
+      sb_adds(b, "null");
+    }
     const char *status = !e->realised          ? "not-compiled"
                          : e->merged           ? "merged"
                          : e->duplicate_of >= 0 ? "duplicate"
@@ -360,8 +433,7 @@ static void emit_output(const drv_proc_result *r, int verbose) {
   fflush(stderr);
 }
 
-/* Write the pruned PTX to a private temp file; NULL on failure. */
-static char *write_temp_ptx(const strbuf *text) {
+char *optx_write_temp_ptx(const strbuf *text) {
   const char *t = getenv("TMPDIR");
   char *path = drv_xasprintf("%s/orion-ptxas-XXXXXX.ptx", t && *t ? t : "/tmp");
   int fd = mkstemps(path, 4);
@@ -418,7 +490,8 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     const char *tag;
     clones += ptx_split_clone_name(m.entries[i].name, &kl, &tag);
   }
-  if (!clones && !c->report && !res_out && !c->keep_ptx) {
+  int forced = c->spill_given && c->spill == OPTX_SPILL_PRAGMA;
+  if (!clones && !c->report && !res_out && !c->keep_ptx && !forced) {
     ptx_module_free(&m);
     sb_free(&text);
     return run_plain(c, real);
@@ -429,9 +502,9 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   char *tmp_out = drv_sibling_temp(c->output, ".cubin");
   char *tmp_out2 = NULL, *tmp_ptx = NULL;
   strvec argv;
-  build_argv(&argv, real, c, c->input, tmp_out);
+  optx_build_argv(&argv, real, c, NULL, c->input, tmp_out);
   drv_proc_result r1;
-  int st = drv_run(argv.v, NULL, 1, &r1);
+  int st = optx_run_ptxas(c, &argv, &r1);
   sv_free(&argv);
   if (st != 0) {
     unlink(tmp_out);
@@ -453,44 +526,60 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   ptxas_info_free(&info);
 
   size_t n_dup = 0;
-  unsigned char *keep = drv_xmalloc(m.n_entries ? m.n_entries : 1);
+  ptx_edit *ed = drv_xmalloc((m.n_entries ? m.n_entries : 1) * sizeof *ed);
+  memset(ed, 0, (m.n_entries ? m.n_entries : 1) * sizeof *ed);
   for (size_t i = 0; i < m.n_entries; i++) {
-    keep[i] = !(c->merge && res->e[i].duplicate_of >= 0);
-    n_dup += !keep[i];
+    ed[i].drop = c->merge && res->e[i].duplicate_of >= 0;
+    n_dup += (size_t)ed[i].drop;
   }
+  int n_pragma = drv_pending_signal() ? 0 : optx_spill_fallback(c, real, &m, res, ed);
   const strbuf *final_text = &text;
-  strbuf pruned;
-  sb_init(&pruned);
-  if (n_dup && drv_pending_signal()) {
+  strbuf edited;
+  sb_init(&edited);
+  if ((n_dup || n_pragma) && drv_pending_signal()) {
     status = 128 + drv_pending_signal();
     unlink(tmp_out);
-    free(keep);
+    free(ed);
     drv_proc_result_free(&r1);
-    sb_free(&pruned);
+    sb_free(&edited);
     goto done;
   }
-  if (n_dup) {
-    ptx_emit_without(&m, keep, &pruned);
-    tmp_ptx = write_temp_ptx(&pruned);
+  /* At most two attempts: with the pragmas, then without them. */
+  while (n_dup || n_pragma) {
+    sb_free(&edited);
+    sb_init(&edited);
+    ptx_emit_edited(&m, ed, &edited);
+    if (tmp_ptx) {
+      unlink(tmp_ptx);
+      free(tmp_ptx);
+    }
+    tmp_ptx = optx_write_temp_ptx(&edited);
+    free(tmp_out2);
     tmp_out2 = drv_sibling_temp(c->output, ".cubin");
     drv_proc_result r2;
     int st2 = -1;
     memset(&r2, 0, sizeof r2);
     if (tmp_ptx) {
-      build_argv(&argv, real, c, tmp_ptx, tmp_out2);
-      st2 = drv_run(argv.v, NULL, 1, &r2);
+      optx_build_argv(&argv, real, c, NULL, tmp_ptx, tmp_out2);
+      st2 = optx_run_ptxas(c, &argv, &r2);
       sv_free(&argv);
     }
-    if (st2 == 0 && rename(tmp_out2, tmp_out) == 0) {
+    int ok = st2 == 0 && rename(tmp_out2, tmp_out) == 0;
+    if (ok) {
       res->reassembled = 1;
-      final_text = &pruned;
+      final_text = &edited;
       for (size_t i = 0; i < m.n_entries; i++)
-        res->e[i].merged = !keep[i];
+        res->e[i].merged = ed[i].drop;
     } else {
       unlink(tmp_out2);
-      drv_warning("%s: assembling without the %zu duplicate version(s) failed; keeping "
-                  "every version",
-                  c->input, n_dup);
+      if (n_pragma)
+        drv_warning("%s: assembling with the shared-memory spill pragma in %d version(s) "
+                    "failed; keeping those versions as they were",
+                    c->input, n_pragma);
+      else
+        drv_warning("%s: assembling without the %zu duplicate version(s) failed; keeping "
+                    "every version",
+                    c->input, n_dup);
       if (r2.err.p && r2.err.len) {
         strbuf f;
         sb_init(&f);
@@ -500,11 +589,28 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
       }
     }
     drv_proc_result_free(&r2);
+    if (ok || !n_pragma || drv_pending_signal())
+      break;
+    optx_spill_revert(res, "the final assembly with the pragma failed");
+    for (size_t i = 0; i < m.n_entries; i++)
+      ed[i].smem_pragma = ed[i].maxntid = 0;
+    n_pragma = 0;
   }
-  free(keep);
+  free(ed);
 
   emit_output(&r1, c->verbose);
   drv_proc_result_free(&r1);
+  for (size_t i = 0; c->verbose && i < res->n; i++) {
+    const optx_entry *e = &res->e[i];
+    if (e->has_before)
+      drv_note("%s: shared-memory spilling (.pragma \"enable_smem_spilling\", %d threads): "
+               "%d registers, %ld bytes stack frame, %ld/%ld bytes spill stores/loads, "
+               "%ld bytes smem (was %d, %ld, %ld/%ld, %ld)",
+               e->name, e->spill_block, e->fig.registers, e->fig.stack_frame,
+               e->fig.spill_stores, e->fig.spill_loads, e->fig.smem, e->before.registers,
+               e->before.stack_frame, e->before.spill_stores, e->before.spill_loads,
+               e->before.smem);
+  }
 
   status = 0;
   if (c->keep_ptx && drv_write_file_atomic(c->keep_ptx, final_text->p, final_text->len) != 0) {
@@ -530,7 +636,7 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   }
   if (status != 0)
     unlink(tmp_out);
-  sb_free(&pruned);
+  sb_free(&edited);
 
 done:
   if (tmp_ptx) {

@@ -11,6 +11,16 @@
  *                             CPU, the default; env ORION_PTXAS_JOBS); only
  *                             when the user gave no --split-compile
  *       --orion-keep-ptx=FILE also write the PTX that was finally assembled
+ *       --orion-spill=POLICY  what to do with versions that spill or keep a
+ *                             stack frame (ptxas_spill.c; env ORION_PTXAS_SPILL):
+ *                             auto (default): the SASS rewriter where it
+ *                             applies, else the smem pragma where ptxas allows
+ *                             it and it reduces local-memory traffic without
+ *                             costing occupancy; pragma: the smem pragma
+ *                             wherever ptxas accepts it (the "ptxas
+ *                             enable_smem_spilling" baseline); off: nothing
+ *       --orion-commands      print each ptxas command before running it
+ *                             (env ORION_PTXAS_COMMANDS=1)
  *     Any other --orion- option is an error (exit 1).
  *  2. Without exactly one PTX input file, or with --help, --version,
  *     --list-version, --options-file or --input-as-string, or when the input
@@ -26,6 +36,9 @@
  *     run fails, every version is kept and a warning says so).  Parameter
  *     lists do not matter (clones may carry hidden split parameters), except
  *     that K__orion_split is never merged.
+ *  4b. Versions that spill or keep a stack frame go through the spill
+ *     fallback (ptxas_spill.c); if the final assembly with its pragmas fails,
+ *     it is done again without them (warning), then as in 4.
  *  5. The report is written (atomically), then the cubin is renamed into
  *     place: the output either appears complete or not at all.
  *  6. ptxas's stdout and stderr of the first run are passed through; the
@@ -34,8 +47,16 @@
 #ifndef ORION_DRIVER_PTXAS_DRIVER_H
 #define ORION_DRIVER_PTXAS_DRIVER_H
 
+#include "proc.h"
+#include "ptx.h"
 #include "ptxas_info.h"
 #include "util.h"
+
+typedef enum optx_spill_policy {
+  OPTX_SPILL_AUTO,
+  OPTX_SPILL_PRAGMA,
+  OPTX_SPILL_OFF,
+} optx_spill_policy;
 
 typedef struct optx_cmd {
   strvec args;        /* ptxas arguments without Orion's options */
@@ -52,6 +73,10 @@ typedef struct optx_cmd {
   char *keep_ptx;     /* --orion-keep-ptx path, or NULL */
   int merge;          /* 1 unless --orion-no-merge */
   int jobs;           /* split-compile threads */
+  optx_spill_policy spill; /* --orion-spill */
+  int spill_given;    /* --orion-spill / ORION_PTXAS_SPILL was given */
+  int rdc;            /* -c / --compile-only (relocatable) */
+  int echo;           /* --orion-commands */
 } optx_cmd;
 
 typedef struct optx_entry {
@@ -65,6 +90,15 @@ typedef struct optx_entry {
   ptxas_figures fig;  /* fig.name not owned */
   int duplicate_of;   /* index of the entry realised identically, or -1 */
   int merged;         /* deleted from the final cubin */
+  /* The spill fallback (ptxas_spill.c); spill_path NULL: not considered
+   * (merged or not compiled). */
+  const char *spill_path; /* "sass", "smem-pragma" or "kept" */
+  char *spill_reason;
+  char *sass_note;    /* why the SASS rewriter did not apply, or NULL */
+  int spill_block;    /* threads/block the shared spill area is sized for */
+  int spill_maxntid;  /* .maxntid added (0: the entry's own bounds) */
+  int has_before;     /* fig is the pragma build's; before the original's */
+  ptxas_figures before;
 } optx_entry;
 
 typedef struct optx_result {
@@ -89,5 +123,30 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *out);
 
 /* Expand %p and %% in a report path template. */
 char *optx_expand_path(const char *tmpl);
+
+/* ---- shared with ptxas_spill.c ---- */
+/* real ptxas + the user's options + -v [+ --split-compile] + extra +
+ * --output-file output + input. */
+void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
+                     const char *input, const char *output);
+/* Run argv capturing its output (echoing it first under --orion-commands);
+ * drv_run's result. */
+int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r);
+/* Write text to a private temporary .ptx file; its path, or NULL. */
+char *optx_write_temp_ptx(const strbuf *text);
+
+/* ptxas_spill.c */
+int optx_spill_policy_parse(const char *s); /* -1 if unknown */
+const char *optx_spill_policy_name(optx_spill_policy p);
+/* Decide the spill path of every kept, realised entry of res (m: the input
+ * module) and fill edits (m->n_entries, zeroed by the caller) with the
+ * pragma and .maxntid of the versions that take the smem-pragma path; those
+ * entries' figures become the pragma build's (the originals go to
+ * `before`).  Runs ptxas -v --entry ... on the candidates.  Returns the
+ * number of versions that take the pragma path. */
+int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
+                        optx_result *res, ptx_edit *edits);
+/* Undo the pragma path of every entry (the final assembly failed). */
+void optx_spill_revert(optx_result *res, const char *why);
 
 #endif /* ORION_DRIVER_PTXAS_DRIVER_H */

@@ -1,0 +1,346 @@
+/* driver/ptxas_spill.c - orion-ptxas's spill fallback: what happens to a
+ * version that spills or keeps a stack frame in local memory (issue 5).
+ *
+ * Algorithm, per entry that is realised and stays in the cubin:
+ *   1. Policy off, no spill stores/loads and no stack frame, or an entry
+ *      without a thread limit of its own that is not a register-capped
+ *      clone (the original and K__orion_split: a .maxntid would limit the
+ *      blocks the program launches them with) -> "kept".
+ *   2. Policy auto: the SASS rewriter (sass/) when sass_available() says so
+ *      -> "sass".  It says no for now: "sass rewriter not built yet".
+ *   3. The smem-pragma path where ptxas allows it (verified on ptxas 13.0):
+ *      not with -c (ptxas: "not allowed for per-function compilation
+ *      modes"), not on ptxas < 13, not when the entry reaches an
+ *      .extern .shared variable ("not allowed for dynamic SMEM"), not when
+ *      it reaches a call of a declared-only function or an indirect call
+ *      (C7800, "functions use abi"); calls of .func defined in the module
+ *      are fine.  Otherwise "kept" with that reason.
+ *   4. Candidates are assembled once, together, with `.pragma
+ *      "enable_smem_spilling";` as the first statement of their body and,
+ *      when they have no .maxntid/.reqntid, `.maxntid B, 1, 1` (without it
+ *      ptxas sizes the shared spill area for 1024 threads); B is the block
+ *      size of the kernel's decision record (__orion_rec_K, blk=), else
+ *      ORION_DEFAULT_BLOCK.  `ptxas -v --entry <candidates>` compiles only
+ *      them.  If that fails and there is more than one candidate, each is
+ *      tried alone so the refusal is charged to the right one ("ptxas
+ *      refused: <its message>").
+ *   5. Policy auto keeps a pragma build only if it lowers local-memory
+ *      traffic (spill stores + loads, or the stack frame, one lower and
+ *      neither higher) and the occupancy model (orion-ra) gives it at least
+ *      the warps/SM of the local build at B threads ("no gain", "occupancy
+ *      loss"); policy pragma keeps every build ptxas accepts (the "ptxas
+ *      enable_smem_spilling" baseline).
+ * -v's "spill stores/loads" and "stack frame" count local memory only: the
+ * part ptxas moves to shared memory shows as "bytes smem" (checked against
+ * STL/LDL and STS/LDS counts in the SASS).
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "orion/occupancy.h"
+#include "orion/record.h"
+#include "orion/rt.h"
+#include "ptxas_driver.h"
+
+static const char *const policy_names[] = {"auto", "pragma", "off"};
+
+int optx_spill_policy_parse(const char *s) {
+  for (int i = 0; i < 3; i++)
+    if (strcmp(s, policy_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+const char *optx_spill_policy_name(optx_spill_policy p) {
+  return (unsigned)p < 3 ? policy_names[p] : "?";
+}
+
+/* The single decision point for the SASS path.  When sass/ can rewrite a
+ * version (arch supported, kernel proven safe), it answers 1 here. */
+static int sass_available(const optx_cmd *c, const optx_entry *e, const char **why) {
+  (void)c;
+  (void)e;
+  *why = "sass rewriter not built yet";
+  return 0;
+}
+
+static void set_path(optx_entry *e, const char *path, char *reason) {
+  e->spill_path = path;
+  free(e->spill_reason);
+  e->spill_reason = reason;
+}
+
+/* ptxas --version's "release X.Y"; 0 if unknown. */
+static int ptxas_major(const optx_cmd *c, const char *real, int *minor) {
+  strvec v;
+  sv_init(&v);
+  sv_push(&v, real);
+  sv_push(&v, "--version");
+  drv_proc_result r;
+  int st = optx_run_ptxas(c, &v, &r);
+  sv_free(&v);
+  int major = 0;
+  *minor = 0;
+  if (st == 0 && r.out.p) {
+    const char *s = strstr(r.out.p, "release ");
+    if (s && sscanf(s + 8, "%d.%d", &major, minor) < 1)
+      major = 0;
+  }
+  drv_proc_result_free(&r);
+  return major;
+}
+
+/* The block size the kernel's record says Orion assumed, else the default. */
+static int record_block(const ptx_module *m, const char *kernel) {
+  char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, kernel);
+  char *text = ptx_global_string(m, sym);
+  free(sym);
+  int block = ORION_DEFAULT_BLOCK;
+  orion_record rec;
+  if (text && orion_record_parse(text, &rec) == ORION_OK && rec.sel.block > 0)
+    block = rec.sel.block;
+  free(text);
+  return block;
+}
+
+/* First error line of ptxas's stderr, without its "ptxas fatal   : " tag. */
+static char *first_error(const drv_proc_result *r) {
+  const char *p = r->err.p ? r->err.p : "";
+  const char *end = p + r->err.len;
+  const char *pick = NULL, *pick_end = NULL;
+  for (const char *line = p; line < end && !pick;) {
+    const char *eol = memchr(line, '\n', (size_t)(end - line));
+    if (!eol)
+      eol = end;
+    if ((size_t)(eol - line) > 11 && (memcmp(line, "ptxas error", 11) == 0 ||
+                                      memcmp(line, "ptxas fatal", 11) == 0))
+      pick = line, pick_end = eol;
+    line = eol < end ? eol + 1 : end;
+  }
+  if (!pick)
+    return drv_xasprintf("exit status %d", r->status);
+  const char *colon = memchr(pick, ':', (size_t)(pick_end - pick));
+  if (colon) {
+    pick = colon + 1;
+    while (pick < pick_end && *pick == ' ')
+      pick++;
+  }
+  return drv_xstrndup(pick, (size_t)(pick_end - pick));
+}
+
+/* Assemble the module with the pragma edits of the entries in idx[0..n)
+ * and `--entry` for each; figures into *info.  Returns ptxas's status (< 0:
+ * could not run); *msg: its first error when it fails. */
+static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_edit *all,
+                 const int *idx, size_t n, ptxas_info *info, char **msg) {
+  ptx_edit *ed = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *ed);
+  memset(ed, 0, (m->n_entries ? m->n_entries : 1) * sizeof *ed);
+  strvec extra;
+  sv_init(&extra);
+  for (size_t k = 0; k < n; k++) {
+    ed[idx[k]] = all[idx[k]];
+    ed[idx[k]].drop = 0;
+    sv_push(&extra, "--entry");
+    sv_push(&extra, m->entries[idx[k]].name);
+  }
+  strbuf text;
+  sb_init(&text);
+  ptx_emit_edited(m, ed, &text);
+  free(ed);
+  memset(info, 0, sizeof *info);
+  *msg = NULL;
+  char *ptx = optx_write_temp_ptx(&text);
+  sb_free(&text);
+  if (!ptx) {
+    sv_free(&extra);
+    *msg = drv_xasprintf("cannot write a temporary file: %s", strerror(errno));
+    return -1;
+  }
+  char *out = drv_sibling_temp(c->output, ".cubin");
+  strvec argv;
+  optx_build_argv(&argv, real, c, &extra, ptx, out);
+  drv_proc_result r;
+  int st = optx_run_ptxas(c, &argv, &r);
+  sv_free(&argv);
+  sv_free(&extra);
+  unlink(out);
+  unlink(ptx);
+  free(out);
+  free(ptx);
+  if (st == 0)
+    ptxas_info_parse(r.err.p, r.err.len, info);
+  else if (st < 0)
+    *msg = drv_xasprintf("cannot run ptxas: %s", strerror(r.spawn_errno));
+  else
+    *msg = first_error(&r);
+  drv_proc_result_free(&r);
+  return st;
+}
+
+static int warps_at(int sm, const ptxas_figures *f, int block) {
+  orion_occ_input in = {f->registers, block, (unsigned)(f->smem > 0 ? f->smem : 0), 0};
+  orion_occ_result r;
+  if (sm <= 0 || orion_occupancy(sm, &in, &r) != ORION_OK)
+    return -1;
+  return r.warps_per_sm;
+}
+
+/* Step 5 for one candidate whose pragma build gave *after. */
+static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, int sm) {
+  const ptxas_figures *b = &e->fig;
+  long lb = b->spill_stores + b->spill_loads, la = after->spill_stores + after->spill_loads;
+  char figs[256];
+  snprintf(figs, sizeof figs,
+           "spill st/ld %ld/%ld -> %ld/%ld B, stack frame %ld -> %ld B, smem %ld -> %ld B, "
+           "%d -> %d registers",
+           b->spill_stores, b->spill_loads, after->spill_stores, after->spill_loads,
+           b->stack_frame, after->stack_frame, b->smem, after->smem, b->registers,
+           after->registers);
+  if (c->spill == OPTX_SPILL_AUTO) {
+    int gain = (la < lb && after->stack_frame <= b->stack_frame) ||
+               (la <= lb && after->stack_frame < b->stack_frame);
+    if (!gain) {
+      set_path(e, "kept", drv_xasprintf("no gain (%s)", figs));
+      return;
+    }
+    int w0 = warps_at(sm, b, e->spill_block), w1 = warps_at(sm, after, e->spill_block);
+    if (w0 > 0 && w1 >= 0 && w1 < w0) {
+      set_path(e, "kept",
+               drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1,
+                             e->spill_block, figs));
+      return;
+    }
+  }
+  set_path(e, "smem-pragma",
+           drv_xasprintf("%s%s", c->spill == OPTX_SPILL_PRAGMA ? "--orion-spill=pragma; " : "",
+                         figs));
+  e->before = *b;
+  e->has_before = 1;
+  e->fig = *after;
+  e->fig.name = e->name;
+}
+
+int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
+                        optx_result *res, ptx_edit *edits) {
+  int *cand = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *cand);
+  size_t nc = 0;
+  int major = -1, minor = 0;
+  for (size_t i = 0; i < res->n && i < m->n_entries; i++) {
+    optx_entry *e = &res->e[i];
+    const ptx_entry *pe = &m->entries[i];
+    if (!e->realised || edits[i].drop)
+      continue;
+    if (c->spill == OPTX_SPILL_OFF) {
+      set_path(e, "kept", drv_xstrdup("--orion-spill=off"));
+      continue;
+    }
+    if (!e->fig.spill_stores && !e->fig.spill_loads && !e->fig.stack_frame) {
+      set_path(e, "kept", drv_xstrdup("no spills"));
+      continue;
+    }
+    int own_bounds = ptx_entry_threads(pe) > 0;
+    int capped_clone = e->is_clone && strcmp(e->tag, ORION_SPLIT_SUFFIX) != 0;
+    if (!own_bounds && !capped_clone) {
+      set_path(e, "kept",
+               drv_xstrdup(e->is_clone ? "split entry without launch bounds"
+                                       : "original without launch bounds"));
+      continue;
+    }
+    const char *why = NULL;
+    if (c->spill == OPTX_SPILL_AUTO) {
+      if (sass_available(c, e, &why)) {
+        set_path(e, "sass", drv_xstrdup("SASS rewrite"));
+        continue;
+      }
+      free(e->sass_note);
+      e->sass_note = drv_xstrdup(why);
+    }
+    if (c->rdc) {
+      set_path(e, "kept", drv_xstrdup("-rdc (relocatable code: ptxas refuses the pragma)"));
+      continue;
+    }
+    if (major < 0)
+      major = ptxas_major(c, real, &minor);
+    if (major > 0 && major < 13) {
+      set_path(e, "kept", drv_xasprintf("ptxas < 13 (release %d.%d)", major, minor));
+      continue;
+    }
+    ptx_reach r;
+    ptx_entry_reach(m, pe, &r);
+    if (r.dyn_smem) {
+      set_path(e, "kept", drv_xasprintf("dynamic shared memory (%s)", r.dyn_what));
+      continue;
+    }
+    if (r.abi_call) {
+      set_path(e, "kept", drv_xasprintf("ABI call (%s)", r.abi_what));
+      continue;
+    }
+    e->spill_block = own_bounds ? ptx_entry_threads(pe) : record_block(m, e->kernel);
+    e->spill_maxntid = !own_bounds;
+    edits[i].smem_pragma = 1;
+    edits[i].maxntid = own_bounds ? 0 : e->spill_block;
+    cand[nc++] = (int)i;
+  }
+
+  int sm = 0;
+  if (c->gpu)
+    orion_arch_from_name(c->gpu, &sm);
+  int taken = 0;
+  ptxas_info info;
+  char *msg = NULL;
+  int st = nc ? probe(c, real, m, edits, cand, nc, &info, &msg) : 0;
+  for (size_t k = 0; k < nc && !drv_pending_signal(); k++) {
+    optx_entry *e = &res->e[cand[k]];
+    char *one_msg = NULL;
+    ptxas_info one;
+    const ptxas_info *src = &info;
+    int ok = st == 0;
+    if (st != 0 && nc > 1) { /* charge the refusal to the right version */
+      ok = probe(c, real, m, edits, &cand[k], 1, &one, &one_msg) == 0;
+      src = &one;
+    }
+    const ptxas_figures *f = ok ? ptxas_info_find(src, e->name) : NULL;
+    if (!ok)
+      set_path(e, "kept",
+               drv_xasprintf("ptxas refused: %s", one_msg ? one_msg : msg ? msg : "?"));
+    else if (!f || !f->has_used)
+      set_path(e, "kept", drv_xstrdup("ptxas reported no figures for the pragma build"));
+    else
+      judge(c, e, f, sm);
+    if (src == &one && ok)
+      ptxas_info_free(&one);
+    free(one_msg);
+    if (e->has_before) {
+      taken++;
+    } else {
+      edits[cand[k]].smem_pragma = 0;
+      edits[cand[k]].maxntid = 0;
+    }
+  }
+  for (size_t k = 0; k < nc; k++) /* interrupted: nothing half-decided */
+    if (!res->e[cand[k]].spill_path) {
+      edits[cand[k]].smem_pragma = edits[cand[k]].maxntid = 0;
+      set_path(&res->e[cand[k]], "kept", drv_xstrdup("interrupted"));
+    }
+  if (nc && st == 0)
+    ptxas_info_free(&info);
+  free(msg);
+  free(cand);
+  return taken;
+}
+
+void optx_spill_revert(optx_result *res, const char *why) {
+  for (size_t i = 0; i < res->n; i++) {
+    optx_entry *e = &res->e[i];
+    if (!e->has_before)
+      continue;
+    e->fig = e->before;
+    e->fig.name = e->name;
+    e->has_before = 0;
+    set_path(e, "kept", drv_xstrdup(why));
+  }
+}
