@@ -153,9 +153,10 @@ typedef struct orion_sass_insn {
   uint8_t guard_file; /* ORION_SASS_P, or ORION_SASS_UP for uniform ops */
   uint8_t nregs;
   orion_sass_reg regs[ORION_SASS_MAX_REGS];
-  /* Memory operand (has_mem): [base + offset], base is regs[mem_base_index]
-   * (RZ when absent); mem_bytes is the access size when the size field is
-   * decoded (1, 2, 4, 8, 16), else 0. */
+  /* Memory operand of LDL/STL/LDS/STS/LDG/STG (has_mem): [base + offset],
+   * base is regs[mem_base_index] (RZ when absent; LDS/STS may add a uniform
+   * register, listed after it); mem_bytes is the access size (1, 2, 4, 8,
+   * 16).  LDC/ULDC give has_cbank instead (LDC's base register is in regs). */
   uint8_t has_mem;
   uint8_t mem_base_index;
   uint8_t mem_bytes;
