@@ -11,9 +11,10 @@
  *
  * Write: the "items" of the file are the file-backed sections, the section
  * header table and the program header table.  Walking them in input order
- * with a running shift d (new offset - input offset), each item goes to
- * input offset + d when that is aligned and past the previous item's end,
- * else to the next aligned position after it.  With no size change d stays
+ * with a running shift d (new offset - input offset), each item before the
+ * first resized one keeps its input offset; from it on, an item goes to input
+ * offset + d when that is aligned and past the previous item's end, else to
+ * the next aligned position after it.  With no size change d stays
  * 0 and the output starts as a copy of the input, so gaps and untouched
  * bytes come out identical.  A program header follows the items it covered
  * in the input: its file range is moved and resized with them and its
@@ -231,9 +232,13 @@ static orion_cubin_status load_sections(orion_cubin *c, Elf *elf, orion_cubin_di
                          sh.sh_size, sh.sh_link, sh.sh_info, sh.sh_addralign, sh.sh_entsize};
     s->orig_off = sh.sh_offset;
     s->orig_size = sh.sh_size;
-    if (sh.sh_addralign & (sh.sh_addralign - 1))
-      return cb_fail(diag, ORION_CUBIN_ERR_BAD_SECTION, "section %zu: alignment %llu is not a power of two", i,
+    if ((sh.sh_addralign & (sh.sh_addralign - 1)) || sh.sh_addralign > 4096)
+      return cb_fail(diag, ORION_CUBIN_ERR_BAD_SECTION,
+                     "section %zu: alignment %llu is not a power of two up to 4096", i,
                      (unsigned long long)sh.sh_addralign);
+    if (i && sh.sh_offset > c->orig_size) /* even for NOBITS and empty sections */
+      return cb_fail(diag, ORION_CUBIN_ERR_TRUNCATED, "section %zu: offset 0x%llx past the end of the file (0x%zx bytes)",
+                     i, (unsigned long long)sh.sh_offset, c->orig_size);
     if (i == 0 || cb_nobits(sh.sh_type) || sh.sh_size == 0)
       continue;
     if (!range_ok(sh.sh_offset, sh.sh_size, c->orig_size))
@@ -275,23 +280,25 @@ static orion_cubin_status parse_elf(orion_cubin *c, Elf *elf, orion_cubin_diag *
   memcpy(&c->eh, c->orig, sizeof c->eh); /* the raw header, identical on LE */
   if (eh.e_ehsize != sizeof(Elf64_Ehdr))
     return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "e_ehsize %u (64 expected)", eh.e_ehsize);
-  size_t nsec = 0, nph = 0;
-  if (elf_getshdrnum(elf, &nsec) != 0 || elf_getphdrnum(elf, &nph) != 0)
-    return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "bad section or program header count (%s)", elf_errmsg(-1));
-  if (nsec != eh.e_shnum || nph != eh.e_phnum)
-    return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "extended section/program header numbering is not supported");
-  if (nsec && eh.e_shentsize != sizeof(Elf64_Shdr))
+  size_t nsec = eh.e_shnum, nph = eh.e_phnum;
+  if (nsec == 0)
+    return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "no sections (or extended section numbering, unsupported)");
+  if (eh.e_shentsize != sizeof(Elf64_Shdr))
     return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "e_shentsize %u (64 expected)", eh.e_shentsize);
   if (nph && eh.e_phentsize != sizeof(Elf64_Phdr))
     return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "e_phentsize %u (56 expected)", eh.e_phentsize);
-  if (nsec && !range_ok(eh.e_shoff, (uint64_t)nsec * sizeof(Elf64_Shdr), c->orig_size))
-    return cb_fail(diag, ORION_CUBIN_ERR_TRUNCATED, "section header table (0x%llx, %zu entries) past the end of the file",
-                   (unsigned long long)eh.e_shoff, nsec);
+  if (!range_ok(eh.e_shoff, (uint64_t)nsec * sizeof(Elf64_Shdr), c->orig_size))
+    return cb_fail(diag, ORION_CUBIN_ERR_TRUNCATED,
+                   "section header table (offset 0x%llx, %zu entries) lies past the end of the file (0x%zx bytes)",
+                   (unsigned long long)eh.e_shoff, nsec, c->orig_size);
   if (nph && !range_ok(eh.e_phoff, (uint64_t)nph * sizeof(Elf64_Phdr), c->orig_size))
-    return cb_fail(diag, ORION_CUBIN_ERR_TRUNCATED, "program header table (0x%llx, %zu entries) past the end of the file",
-                   (unsigned long long)eh.e_phoff, nph);
-  if (nsec == 0)
-    return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "no sections");
+    return cb_fail(diag, ORION_CUBIN_ERR_TRUNCATED,
+                   "program header table (offset 0x%llx, %zu entries) lies past the end of the file (0x%zx bytes)",
+                   (unsigned long long)eh.e_phoff, nph, c->orig_size);
+  size_t lnsec = 0, lnph = 0;
+  if (elf_getshdrnum(elf, &lnsec) != 0 || elf_getphdrnum(elf, &lnph) != 0 || lnsec != nsec || lnph != nph)
+    return cb_fail(diag, ORION_CUBIN_ERR_BAD_HEADER, "libelf disagrees on the header counts (%s)", elf_errmsg(-1));
+
   unsigned abi = c->orig[EI_ABIVERSION];
   c->sm = abi >= 8 ? (eh.e_flags >> 8) & 0xff : eh.e_flags & 0xff;
   if (c->sm < 30)
@@ -426,24 +433,31 @@ static int item_cmp(const void *a, const void *b) {
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
-/* Where each item goes; returns the file size. */
-static uint64_t layout(const orion_cubin *c, item *it, size_t n) {
+/* Where each item goes; returns the file size.  *tail_from: where the
+ * input's bytes after its last item start (they go after the last item). */
+static uint64_t layout(const orion_cubin *c, item *it, size_t n, uint64_t *tail_from) {
   qsort(it, n, sizeof *it, item_cmp);
   uint64_t pos = sizeof(Elf64_Ehdr);
   int64_t d = 0;
+  int changed = 0; /* an earlier item changed size: from here on, re-place */
   for (size_t i = 0; i < n; i++) {
     uint64_t want = (uint64_t)((int64_t)it[i].orig_off + d);
-    if (want < pos || want % (it[i].align ? it[i].align : 1))
+    int resized = it[i].size != it[i].orig_size;
+    if ((changed || resized) && (want < pos || want % (it[i].align ? it[i].align : 1)))
       want = align_up(pos, it[i].align);
+    changed |= resized;
     it[i].new_off = want;
     d = (int64_t)want - (int64_t)it[i].orig_off;
     if (want + it[i].size > pos)
       pos = want + it[i].size;
   }
-  /* Keep the input's tail (bytes after the last item) when nothing moved. */
-  if (d == 0 && pos <= c->orig_size)
-    return c->orig_size;
-  return pos;
+  /* The input's tail (bytes after the last item) follows the last item. */
+  uint64_t end = 0;
+  for (size_t i = 0; i < n; i++)
+    if (it[i].orig_off + it[i].orig_size > end)
+      end = it[i].orig_off + it[i].orig_size;
+  *tail_from = end < c->orig_size ? end : c->orig_size;
+  return pos + (c->orig_size - *tail_from);
 }
 
 static int64_t shift_at(const item *it, size_t n, uint64_t orig_off) {
@@ -517,7 +531,8 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
   it[n++] = (item){c->eh.e_shoff, shsz, shsz, 8, 0, (size_t)-1};
   if (c->nph)
     it[n++] = (item){c->eh.e_phoff, phsz, phsz, 8, 0, (size_t)-2};
-  uint64_t total = layout(c, it, n);
+  uint64_t tail_from = 0;
+  uint64_t total = layout(c, it, n, &tail_from);
   unsigned char *buf = calloc(1, total ? total : 1);
   if (!buf) {
     free(it);
@@ -528,6 +543,8 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
     moved |= it[i].new_off != it[i].orig_off || it[i].size != it[i].orig_size;
   if (!moved) /* same layout: start from the input, gaps included */
     memcpy(buf, c->orig, total);
+  else if (c->orig_size > tail_from)
+    memcpy(buf + total - (c->orig_size - tail_from), c->orig + tail_from, c->orig_size - tail_from);
   Elf64_Ehdr eh = c->eh;
   uint64_t new_phoff = eh.e_phoff;
   for (size_t i = 0; i < n; i++) {
@@ -548,7 +565,7 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
     return ORION_CUBIN_ERR_NOMEM;
   }
   for (size_t i = 0; i < c->nsec; i++) /* NOBITS and the null section */
-    noff[i] = i ? (uint64_t)((int64_t)c->sec[i].orig_off + shift_at(it, n, c->sec[i].orig_off)) : 0;
+    noff[i] = i ? (uint64_t)((int64_t)c->sec[i].orig_off + shift_at(it, n, c->sec[i].orig_off)) : c->sec[0].orig_off;
   for (size_t i = 0; i < n; i++)
     if (it[i].sec < c->nsec)
       noff[it[i].sec] = it[i].new_off;
@@ -561,6 +578,14 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
   memcpy(buf + eh.e_shoff, sh, shsz);
   for (size_t i = 0; i < c->nph; i++) {
     Elf64_Phdr q = move_segment(c, &c->ph[i], noff, new_phoff, shift_at(it, n, c->ph[i].p_offset));
+    /* a segment that covered more than sections (never seen from ptxas)
+     * is kept inside the file */
+    if (q.p_offset > total)
+      q.p_offset = total;
+    if (q.p_filesz > total - q.p_offset)
+      q.p_filesz = total - q.p_offset;
+    if (q.p_memsz < q.p_filesz)
+      q.p_memsz = q.p_filesz;
     memcpy(buf + new_phoff + i * sizeof q, &q, sizeof q);
   }
   free(noff);

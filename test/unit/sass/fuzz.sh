@@ -1,0 +1,36 @@
+#!/bin/sh
+# fuzz.sh - build fuzz_cubin.c as a libFuzzer target with clang 22 (ASan +
+# UBSan) and run it for a bounded time, seeded with real cubins.
+#
+#   test/unit/sass/fuzz.sh SECONDS OUTDIR SEED...   (SEED: cubin files or dirs)
+#
+# Exit 77 (skipped, with the reason) when clang or libFuzzer is missing.
+set -u
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+secs=$1 out=$2
+shift 2
+clang=${CLANG:-/usr/lib/llvm-22/bin/clang}
+[ -x "$clang" ] || { echo "skipped: no $clang"; exit 77; }
+mkdir -p "$out/corpus" "$out/seeds"
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$out/probe.c"
+"$clang" -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null ||
+  { echo "skipped: $clang cannot link -fsanitize=fuzzer"; exit 77; }
+"$clang" -std=c11 -g -O1 -Wall -Wextra -Werror \
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+  -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/sass" \
+  "$root/test/unit/sass/fuzz_cubin.c" "$root/sass/cubin.c" "$root/sass/nvinfo.c" \
+  "$root/sass/cubin_func.c" -lelf -o "$out/fuzz_cubin" || exit 1
+n=0
+for s in "$@"; do
+  for f in $( [ -d "$s" ] && ls "$s"/*.cubin 2>/dev/null || echo "$s"); do
+    [ -s "$f" ] && cp "$f" "$out/seeds/" && n=$((n + 1))
+  done
+done
+[ "$n" -gt 0 ] || echo "note: no seed cubins found; fuzzing from an empty corpus"
+cd "$out" || exit 1
+# -rss_limit: cubins are small; a reader that balloons is a bug.
+./fuzz_cubin -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
+  -print_final_stats=1 corpus seeds 2>&1 | tail -25
+st=$?
+ls crash-* leak-* oom-* timeout-* 2>/dev/null && exit 1
+exit $st
