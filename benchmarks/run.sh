@@ -3,9 +3,10 @@
 #
 #   run.sh build <dir>              build every program of benchmarks/programs
 #                                   with nvcc -O3, clang -O3, orion-cc and (if
-#                                   orion-cc offers it) orion-cc with the ptxas
-#                                   enable_smem_spilling policy, plus the NVML
-#                                   energy wrapper; no GPU needed
+#                                   orion-cc offers --orion-spill) orion-cc with
+#                                   the ptxas enable_smem_spilling policy (spill/)
+#                                   and with local-memory spilling (localspill/),
+#                                   plus the NVML energy wrapper; no GPU needed
 #   run.sh run <dir> <results>      on the GPU machine: measure.py (raw.jsonl,
 #                                   discovery.json, env-*.json in <results>)
 #   run.sh analyze <results>        tables (eval.csv, eval.md, ...) and PNG
@@ -14,8 +15,8 @@
 #   run.sh all <dir> <results>      build, run, analyze
 #
 # Environment: ORION_CC (default build/bin/orion-cc), NVCC, CLANG, CUDA_PATH,
-# SPILL_FLAGS (orion-cc flags of the spill build; default: found in
-# `orion-cc --help`, none: no spill build), JOBS (parallel builds, default 2),
+# SPILL_FLAGS (orion-cc flags of the spill build; default
+# --orion-spill=pragma when `orion-cc --help` lists it; none: no spill build), JOBS (parallel builds, default 2),
 # REPEAT (rounds, default 3), PROGRAMS (comma list, default all), ARGS
 # (program arguments, e.g. "-s small"), PYTHON (default python3).
 set -euo pipefail
@@ -27,15 +28,14 @@ cmd=${1:-}
 usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ -n "$cmd" ] && [ -n "${2:-}" ] || usage
 
-# The orion-cc flags that select ptxas shared-memory spilling, if it has them.
+# The orion-cc flags of the spill build: the ptxas enable_smem_spilling
+# baseline policy (--orion-spill=pragma: the pragma wherever ptxas accepts
+# it), if this orion-cc has the option.
 spill_flags() {
   if [ -n "${SPILL_FLAGS+x}" ]; then echo "$SPILL_FLAGS"; return; fi
-  local help
-  help=$("$cc" --help 2>&1 || true)
-  local opt
-  opt=$(printf '%s\n' "$help" | grep -o -- '--orion-spill=[a-z_|]*' | head -1 || true)
-  if [ -n "$opt" ] && printf '%s\n' "$opt" | grep -q smem; then
-    echo "--orion-spill=smem"
+  if "$cc" --help 2>&1 | grep -q -- '--orion-spill=POLICY' &&
+     "$cc" --help 2>&1 | grep -q 'pragma'; then
+    echo "--orion-spill=pragma"
   fi
 }
 
@@ -52,9 +52,10 @@ build() {
   if [ -n "$sf" ] && [ "$sf" != none ]; then
     "$root/benchmarks/programs/build.sh" "$out/spill" "$cc -O3 --cuda-gpu-arch=sm_90 $sf"
     echo "$sf" > "$out/spill/FLAGS"
+    "$root/benchmarks/programs/build.sh" "$out/localspill" "$cc -O3 --cuda-gpu-arch=sm_90 --orion-spill=off"
   else
-    rm -rf "$out/spill"
-    echo "run.sh: orion-cc has no shared-memory spill option (SPILL_FLAGS unset): no spill build" >&2
+    rm -rf "$out/spill" "$out/localspill"
+    echo "run.sh: orion-cc has no --orion-spill option (or SPILL_FLAGS=none): no spill builds" >&2
   fi
   ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror "$here/eval/energy.c" -o "$out/energy" -ldl
   # Host debug information is not needed on the GPU machine and is most of the size.

@@ -101,7 +101,15 @@ def analyze(d, plots=True):
             "max_total_ms": min(fixed_tot) if fixed_tot else None,
             "min_cfg": mn, "min_ms": g(mn) if mn else None,
             "orig_ms": g("v:orig"),
+            "spill_build": (disc.get(prog) or {}).get("spill") if isinstance(
+                (disc.get(prog) or {}).get("spill"), str) else
+                ("measured" if g("spill:select") else "none"),
             "spill_select_ms": g("spill:select"), "spill_best_ms": g("spill:best"),
+            "localspill_build": (disc.get(prog) or {}).get("localspill") if isinstance(
+                (disc.get(prog) or {}).get("localspill"), str) else
+                ("measured" if g("localspill:select") else "none"),
+            "localspill_select_ms": g("localspill:select"),
+            "localspill_best_ms": g("localspill:best"),
             "tuning_iterations": its,
             "chosen": " ".join(f"{ec.short_kernel(k)}={c[0]}({c[1]}r,{c[2]}/{c[3]}w)"
                                for k, c in sorted(chosen.items())) or "single version",
@@ -123,6 +131,8 @@ def analyze(d, plots=True):
         row["min_over_nvcc"] = ratio(row["nvcc_ms"], row["min_ms"])
         row["spill_over_nvcc"] = ratio(row["nvcc_ms"], row["spill_select_ms"])
         row["spill_best_over_nvcc"] = ratio(row["nvcc_ms"], row["spill_best_ms"])
+        row["localspill_over_nvcc"] = ratio(row["nvcc_ms"], row["localspill_select_ms"])
+        row["localspill_best_over_nvcc"] = ratio(row["nvcc_ms"], row["localspill_best_ms"])
         table.append(row)
         for e in es:
             c = chosen.get(e["kernel"])
@@ -190,7 +200,7 @@ def markdown(t, k, fails, envs):
         e = envs[0]
         L.append(f"Measured {e['date']} on {e['gpu']} (name, driver, power limit); "
                  f"{e['repeat']} rounds; program arguments '{e['args'] or '(default sizes)'}'; "
-                 f"spill build: {'yes' if e['spill_build'] else 'no'}; "
+                 f"extra builds: {', '.join(e.get('extra_builds') or []) or 'none'}; "
                  f"energy wrapper: {'yes' if e['energy_wrapper'] else 'no'}.")
         L.append("")
     nruns = sum(r["runs"] + r["failed_runs"] for r in t)
@@ -205,15 +215,18 @@ def markdown(t, k, fails, envs):
     L.append("## Performance (Fig. 11): speedup over nvcc -O3 = nvcc ms / config ms")
     L.append("")
     L.append("| program | class | nvcc ms | clang | Orion-Min | Orion-Max | Orion-Select | "
-             "Select incl. tuning (total) | spill build Select | Select/Max | Select/Max total | "
+             "Select incl. tuning (total) | spill=pragma Select | spill=off Select | spill=off Max | "
+             "Select/Max | Select/Max total | "
              "Select/clang | tuning iters | chosen (regs, warps/SM) |")
-    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    sp = lambda r, b, k: "= orion" if r[b + "_build"] == "identical" else fmt(r[k])  # noqa: E731
     for r in t:
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["program"], r["class"], fmt(r["nvcc_ms"], ".4g"),
             fmt(ratio(r["nvcc_ms"], r["clang_ms"])), fmt(r["min_over_nvcc"]),
             fmt(r["max_over_nvcc"]), fmt(r["speedup_nvcc"]), fmt(r["speedup_nvcc_total"]),
-            fmt(r["spill_over_nvcc"]), fmt(r["select_over_max"]), fmt(r["select_over_max_total"]),
+            sp(r, "spill", "spill_over_nvcc"), sp(r, "localspill", "localspill_over_nvcc"),
+            sp(r, "localspill", "localspill_best_over_nvcc"), fmt(r["select_over_max"]), fmt(r["select_over_max_total"]),
             fmt(r["speedup_clang"]), fmt(r["tuning_iterations"], ".1f"), r["chosen"]))
     hi = [r for r in t if r["class"] == "high"]
     L.append("")

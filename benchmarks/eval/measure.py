@@ -5,11 +5,14 @@ Input: a build tree made by `benchmarks/run.sh build <dir>`:
     <dir>/nvcc/<prog>     nvcc -O3
     <dir>/clang/<prog>    clang++ -O3
     <dir>/orion/<prog>    orion-cc (versions + liborionrt)
-    <dir>/spill/<prog>    orion-cc with the ptxas enable_smem_spilling policy (optional)
+    <dir>/spill/<prog>    orion-cc --orion-spill=pragma: ptxas enable_smem_spilling
+                          wherever ptxas accepts it (optional)
+    <dir>/localspill/<prog>  orion-cc --orion-spill=off: ptxas's local-memory
+                          spilling (optional)
     <dir>/energy          benchmarks/eval/energy.c (optional: no energy figures)
 
 Per program:
-  1. discovery: the orion build (and the spill build) once under
+  1. discovery: the orion build (and each extra build) once under
      ORION_MODE=exhaustive; its report lists every tuned kernel's versions
      (tag, registers, warps per SM) and names the fastest of each;
   2. rounds: --repeat rounds; in each, every configuration once, in an order
@@ -21,7 +24,10 @@ Per program:
         v:<kernel>=<tag>         orion, one version of one kernel, the others original
         combo:best, combo:worst  (programs with several tuned kernels) each kernel's
                                  fastest / slowest version per the exhaustive report
-        spill:select, spill:best the spill build, adaptive / its exhaustive choice
+        <b>:select, <b>:best     extra build <b> (spill, localspill), adaptive / its
+                                 exhaustive choice; skipped where <b>'s binary is
+                                 byte-identical to the orion build's (noted in
+                                 discovery.json as "identical")
   3. energy (with the wrapper and a GPU whose NVML reports energy): for nvcc,
      select, the fastest fixed configuration and the low-resource one (Fig. 12),
      runs at -r LO and -r HI; GPU energy per repetition = dE / (HI - LO).
@@ -70,7 +76,15 @@ def discover(binary, args, log):
     return r.report
 
 
-def configs_for(prog, bins, exh, sexh):
+EXTRA = ("spill", "localspill")
+
+
+def same_file(a, b):
+    with open(a, "rb") as x, open(b, "rb") as y:
+        return x.read() == y.read()
+
+
+def configs_for(prog, bins, exh, extra):
     """The configurations of step 2 for one program."""
     b = lambda build: os.path.join(bins, build, prog)  # noqa: E731
     cfgs = [Cfg("nvcc", b("nvcc"), {}), Cfg("clang", b("clang"), {}),
@@ -87,10 +101,12 @@ def configs_for(prog, bins, exh, sexh):
             best, worst = evalcore.exhaustive_extremes(exh)
             cfgs.append(Cfg("combo:best", b("orion"), {"ORION_MODE": benchlib.fixed_mode(best)}))
             cfgs.append(Cfg("combo:worst", b("orion"), {"ORION_MODE": benchlib.fixed_mode(worst)}))
-    if sexh is not None:
-        cfgs.append(Cfg("spill:select", b("spill"), {"ORION_MODE": "adaptive"}, report=True))
-        best, _ = evalcore.exhaustive_extremes(sexh)
-        cfgs.append(Cfg("spill:best", b("spill"), {"ORION_MODE": benchlib.fixed_mode(best)}))
+    for name, xexh in extra.items():
+        if not isinstance(xexh, dict) or "configs" not in xexh:
+            continue
+        cfgs.append(Cfg(f"{name}:select", b(name), {"ORION_MODE": "adaptive"}, report=True))
+        best, _ = evalcore.exhaustive_extremes(xexh)
+        cfgs.append(Cfg(f"{name}:best", b(name), {"ORION_MODE": benchlib.fixed_mode(best)}))
     return cfgs
 
 
@@ -128,14 +144,14 @@ def main():
         p for p in os.listdir(orion_dir) if os.access(os.path.join(orion_dir, p), os.X_OK)
         and "." not in p)
     os.makedirs(o.out, exist_ok=True)
-    have_spill = os.path.isdir(os.path.join(o.bins, "spill"))
+    extras = [x for x in EXTRA if os.path.isdir(os.path.join(o.bins, x))]
     energy = os.path.join(o.bins, "energy")
     energy = energy if os.access(energy, os.X_OK) else None
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     with open(os.path.join(o.out, f"env-{progs[0] if progs else 'none'}.json"), "w") as f:
         json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                    "gpu": gpu_info(), "argv": sys.argv, "repeat": o.repeat, "args": o.args,
-                   "spill_build": have_spill, "energy_wrapper": bool(energy),
+                   "extra_builds": extras, "energy_wrapper": bool(energy),
                    "programs": progs}, f, indent=1)
     dpath = os.path.join(o.out, "discovery.json")
     disc = {}
@@ -147,12 +163,18 @@ def main():
         for prog in progs:
             log(f"{prog}:")
             exh = discover(os.path.join(o.bins, "orion", prog), args, log)
-            sexh = discover(os.path.join(o.bins, "spill", prog), args, log) if have_spill else None
-            disc[prog] = {"orion": exh, "spill": sexh}
+            extra = {}
+            for x in extras:
+                xb = os.path.join(o.bins, x, prog)
+                if same_file(xb, os.path.join(orion_dir, prog)):
+                    extra[x] = "identical"
+                else:
+                    extra[x] = discover(xb, args, log)
+            disc[prog] = dict({"orion": exh}, **extra)
             with open(dpath + ".tmp", "w") as f:
                 json.dump(disc, f)
             os.replace(dpath + ".tmp", dpath)
-            cfgs = configs_for(prog, o.bins, exh, sexh)
+            cfgs = configs_for(prog, o.bins, exh, extra)
             rows = []
             for rnd in range(o.repeat):
                 k = rnd % len(cfgs)

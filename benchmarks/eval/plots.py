@@ -1,7 +1,7 @@
 """plots.py - the PNG figures of analyze.py (matplotlib, Agg backend).
 
 fig11_speedup.png    per program: Orion-Min, Orion-Max, Orion-Select (kernel
-                     time and whole run incl. tuning), clang -O3 and the spill
+                     time and whole run incl. tuning), clang -O3 and the spill-policy
                      build, each as speedup over nvcc -O3 (paper Fig. 11);
 fig12_resources.png  per tuned kernel of the low-pressure class: resident
                      registers x threads and program time of the equal-speed
@@ -49,7 +49,9 @@ def all_plots(d, table, krows, vrows):
               ("clang -O3", [r["nvcc_ms"] / r["clang_ms"] if r["nvcc_ms"] and r["clang_ms"]
                              else None for r in t])]
     if any(r["spill_over_nvcc"] for r in t):
-        series.append(("spill build Select", [r["spill_over_nvcc"] for r in t]))
+        series.append(("--orion-spill=pragma Select", [r["spill_over_nvcc"] for r in t]))
+    if any(r["localspill_over_nvcc"] for r in t):
+        series.append(("--orion-spill=off Select", [r["localspill_over_nvcc"] for r in t]))
     _bars(ax, labels, series, "speedup over nvcc -O3 (nvcc = 1)")
     ax.set_title("Fig. 11 analogue: speedup over nvcc -O3, H200")
     _save(fig, os.path.join(d, "fig11_speedup.png"))
