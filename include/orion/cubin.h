@@ -14,8 +14,8 @@
  *  - EI_OSABI 0x41, EI_ABIVERSION 8, the SM number in e_flags bits 8-15
  *    (0x6005a04 for sm_90).  The older ABI (EI_ABIVERSION 7) kept it in the
  *    low byte; that rule is applied but was not seen here.
- *  - .text.<f> has sh_info = the function's symbol index; its bits 24-31
- *    (the register count in older toolkits) are 0.  The register count,
+ *  - .text.<f> has sh_info = the function's symbol index; bits 24-31 hold
+ *    the register count on sm_80 and are 0 on sm_90.  The register count,
  *    frame size and stack sizes are EIATTR records of .nv.info keyed by
  *    symbol index; per-kernel records sit in .nv.info.<k> (sh_info = the
  *    kernel's text section).  Kernel symbols are STT_FUNC with st_other
