@@ -1,0 +1,33 @@
+// Extra decoder corpus (test/unit/sassdec/corpus.sh): opcodes the other
+// sources do not produce - warp votes, fences, bit operations, dynamic
+// shared memory, half precision, 64-bit integer and double math, local
+// arrays.  Compiled only to PTX and cubins, never run.
+#include <cuda_fp16.h>
+
+__global__ void warps(int *out, const int *in) {
+  int t = threadIdx.x, v = in[t];
+  unsigned b = __ballot_sync(0xffffffffu, v > 0);
+  int any = __any_sync(0xffffffffu, v < 0);
+  __syncwarp();
+  __threadfence();
+  out[t] = v + __popc(b) + any + __clz(v) + __ffs(v) + __brev(v);
+}
+
+extern __shared__ float dyn[];
+__global__ void dynamic_smem(float *out, const __half *h, int n) {
+  int t = threadIdx.x;
+  __half2 a = __halves2half2(h[t], h[t + 1]);
+  __half2 c = __hfma2(a, a, a);
+  dyn[t] = __low2float(c) + __high2float(c);
+  __syncthreads();
+  out[t] = dyn[(t + 1) % n];
+}
+
+__global__ void wide(long long *out, const long long *a, const double *d, int k) {
+  int t = threadIdx.x;
+  long long x = a[t] * a[t + 1] + (a[t] >> 3) / (k | 1);
+  double y = sqrt(d[t]) + (double)x;
+  float local[32];
+  for (int i = 0; i < 32; i++) local[i] = d[(t + i) % 7];
+  out[t] = x + (long long)y + (long long)local[k & 31];
+}
