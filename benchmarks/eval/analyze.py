@@ -117,6 +117,8 @@ def analyze(d, plots=True):
             "failed_runs": sum(m["fails"] for m in med.values()),
             "distinct_checksums": len(sums),
             "energy_nvcc_mj": e_n,
+            "energy_reps": "%d-%d" % en["nvcc"][1:3] if en.get("nvcc") else None,
+            "energy_nvcc_delta_j": en["nvcc"][3] / 1000 if en.get("nvcc") else None,
             "energy_select_rel": ratio((en.get("select") or (None,))[0], e_n),
             "energy_max_rel": ratio((en.get(mx) or (None,))[0], e_n) if mx else None,
             "energy_lowres_rel": ratio((en.get(lowcfg) or (None,))[0], e_n),
@@ -277,11 +279,21 @@ def markdown(t, k, fails, envs):
         L.append("")
         L.append("## Energy (Fig. 13): GPU energy per repetition, relative to nvcc -O3")
         L.append("")
-        L.append("| program | nvcc mJ/rep | Orion-Select | Orion-Max | equal-speed low-resource |")
-        L.append("|---|---:|---:|---:|---:|")
+        L.append("Per repetition = (energy at HI repetitions - at LO) / (HI - LO), each one run "
+                 "under benchmarks/eval/energy (NVML total energy, GPU 0); a repetition includes "
+                 "the program's input reset (memsets, some host-to-device copies).  NVML's "
+                 "counter moves in ~100 ms steps, so a figure whose nvcc dE is below ~500 J is "
+                 "marked (~): its error is several percent or more.")
+        L.append("")
+        L.append("| program | LO-HI reps | nvcc dE J | nvcc mJ/rep | Orion-Select | Orion-Max | "
+                 "equal-speed low-resource |")
+        L.append("|---|---|---:|---:|---:|---:|---:|")
         for r in t:
-            L.append("| %s | %s | %s | %s | %s |" % (
-                r["program"], fmt(r["energy_nvcc_mj"], ".1f"), fmt(r["energy_select_rel"]),
+            mark = " (~)" if r["energy_nvcc_delta_j"] is not None and \
+                r["energy_nvcc_delta_j"] < 500 else ""
+            L.append("| %s%s | %s | %s | %s | %s | %s | %s |" % (
+                r["program"], mark, r["energy_reps"] or "–", fmt(r["energy_nvcc_delta_j"], ".0f"),
+                fmt(r["energy_nvcc_mj"], ".1f"), fmt(r["energy_select_rel"]),
                 fmt(r["energy_max_rel"]), fmt(r["energy_lowres_rel"])))
     return "\n".join(L) + "\n"
 

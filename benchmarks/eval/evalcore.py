@@ -154,7 +154,7 @@ def energy_configs(med, report):
 
 
 def energy_per_rep(rows):
-    """{config: (mJ per repetition, lo, hi)} from one program's energy_r<N> rows:
+    """{config: (mJ per repetition, lo, hi, dE mJ)} from one program's energy_r<N> rows:
     (median energy at the most repetitions - at the fewest) / (their difference);
     None where a level has no reading."""
     out = {}
@@ -169,7 +169,8 @@ def energy_per_rep(rows):
         if lo == hi or None in lv[lo] or None in lv[hi]:
             out[cfg] = None
             continue
-        out[cfg] = ((statistics.median(lv[hi]) - statistics.median(lv[lo])) / (hi - lo), lo, hi)
+        de = statistics.median(lv[hi]) - statistics.median(lv[lo])
+        out[cfg] = (de / (hi - lo), lo, hi, de)
     return out
 
 
