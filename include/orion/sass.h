@@ -117,7 +117,8 @@ typedef enum orion_sass_file {
  * predicated instruction may leave it unchanged), 0 for one it reads; an
  * operand both read and written appears twice.  width is the number of
  * consecutive registers (R2 with width 2 is R2:R3).  The zero registers are
- * listed (they appear in the text) but are neither read nor written. */
+ * listed (they appear in the text) but are neither read nor written.
+ * P2R's PR operand is P0 with width 7 and field 0xff (all predicates). */
 typedef struct orion_sass_reg {
   uint8_t file;  /* orion_sass_file */
   uint8_t num;   /* register number */
