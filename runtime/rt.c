@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -83,6 +84,7 @@ typedef struct rt_kernel {
   CUfunction split_fn; /* <name>__orion_split, or NULL */
   unsigned long long module_key;
   int warned_fixed;
+  double load_us; /* ORION_DEBUG: time spent loading the clones */
   struct rt_kernel *next;
 } rt_kernel;
 
@@ -335,6 +337,13 @@ static unsigned long long module_key(const orion_site *site, const rt_kernel *k)
   return h;
 }
 
+/* Microseconds on the monotonic clock, for ORION_DEBUG's cost lines. */
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
 static int count_params(CUfunction f) {
   if (!g.api.cuFuncGetParamInfo)
     return -1;
@@ -349,6 +358,11 @@ static int count_params(CUfunction f) {
 static void discover(rt_kernel *k, const orion_site *site) {
   cudaFunction_t f;
   k->state = K_PLAIN;
+  /* ORION_DEBUG: host time of each step (function, global, record copy,
+   * parameters, enumeration) for the cost line. */
+  double ts[6] = {0};
+  if (g.debug)
+    ts[0] = now_us();
   if (cudaGetFuncBySymbol(&f, k->stub) != cudaSuccess)
     return;
   CUfunction orig = (CUfunction)f;
@@ -362,8 +376,12 @@ static void discover(rt_kernel *k, const orion_site *site) {
   snprintf(sym, sizeof sym, "%s%s", ORION_RECORD_PREFIX, k->name);
   CUdeviceptr dp;
   size_t size;
+  if (g.debug)
+    ts[1] = now_us();
   if (g.api.cuModuleGetGlobal(&dp, &size, mod, sym) != CUDA_SUCCESS)
     return; /* not built with Orion */
+  if (g.debug)
+    ts[2] = now_us();
   rt_device *d = device(k->dev);
   char text[2048];
   if (!d || size == 0 || size >= sizeof text ||
@@ -374,6 +392,8 @@ static void discover(rt_kernel *k, const orion_site *site) {
     return;
   }
   text[size] = '\0';
+  if (g.debug)
+    ts[3] = now_us();
   if (orion_record_parse(text, &k->rec) != ORION_OK || strcmp(k->rec.kernel, k->name)) {
     warn_once(W_RECORD, "kernel %s: malformed decision record; launching it unchanged",
               k->name);
@@ -386,6 +406,8 @@ static void discover(rt_kernel *k, const orion_site *site) {
               k->name);
     return;
   }
+  if (g.debug)
+    ts[4] = now_us();
   k->bin[0].fn = orig;
   strcpy(k->bin[0].tag, "orig");
   k->bin[0].role = ORION_ROLE_ORIGINAL;
@@ -421,15 +443,29 @@ static void discover(rt_kernel *k, const orion_site *site) {
       b->role = ver->role;
       b->fn = fs[i];
       b->hidden = hp > 0;
+      double t0 = g.debug ? now_us() : 0;
       if (g.api.cuFuncLoad)
         g.api.cuFuncLoad(fs[i]);
+      if (g.debug)
+        k->load_us += now_us() - t0;
       if (g.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS)
         k->nbin++;
     }
   }
   free(fs);
+  if (g.debug)
+    ts[5] = now_us();
+  double t0 = g.debug ? now_us() : 0;
   if (k->split_fn && g.api.cuFuncLoad)
     g.api.cuFuncLoad(k->split_fn);
+  if (g.debug) {
+    k->load_us += now_us() - t0;
+    fprintf(stderr,
+            "orion: debug: %s: function %.0f us, global %.0f us, record copy %.0f us, "
+            "parameters %.0f us, clones %.0f us (loading them and the split clone %.0f us)\n",
+            k->name, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], ts[4] - ts[3],
+            ts[5] - ts[4], k->load_us);
+  }
   k->module_key = module_key(site, k);
   k->state = K_READY;
 }
@@ -459,7 +495,12 @@ static rt_kernel *kernel_get(const void *stub, int dev, const orion_site *site, 
       cudaError_t before = save_error();
       CUstreamCaptureMode cm = CU_STREAM_CAPTURE_MODE_RELAXED;
       g.api.cuThreadExchangeStreamCaptureMode(&cm);
+      double t0 = g.debug ? now_us() : 0;
       discover(k, site);
+      if (g.debug)
+        fprintf(stderr, "orion: debug: discovery of %s: %d binaries%s, %.0f us\n",
+                k->name[0] ? k->name : "(unnamed)", k->nbin, k->split_fn ? " + split" : "",
+                now_us() - t0);
       g.api.cuThreadExchangeStreamCaptureMode(&cm);
       restore_error(before);
     }
@@ -469,8 +510,16 @@ static rt_kernel *kernel_get(const void *stub, int dev, const orion_site *site, 
 }
 
 /* ---- configurations ----------------------------------------------------- */
+/* Blocks of `block` threads per SM for f with smem bytes of dynamic shared
+ * memory; 0 when f cannot run such a block at all (its own thread limit
+ * from launch bounds or a .maxntid the PTX fallback added, which the
+ * occupancy calculator does not check). */
 static int occupancy(CUfunction f, int block, size_t smem) {
-  int nb = 0;
+  int nb = 0, maxt = 0;
+  if (g.api.cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) !=
+          CUDA_SUCCESS ||
+      maxt < block)
+    return 0;
   if (g.api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f, block, smem) != CUDA_SUCCESS)
     return 0;
   return nb;
@@ -762,7 +811,11 @@ static rt_config *config_get(rt_kernel *k, orion_dim3 b, size_t shmem) {
     c->bx = b.x, c->by = b.y, c->bz = b.z;
     c->shmem = shmem;
     cudaError_t before = save_error();
+    double t0 = g.debug ? now_us() : 0;
     config_init(c);
+    if (g.debug)
+      fprintf(stderr, "orion: debug: configuration of %s: %d candidates, %.0f us\n", k->name,
+              c->n, now_us() - t0);
     restore_error(before);
     if (g.configs_tail)
       g.configs_tail->list_next = c;

@@ -7,15 +7,23 @@
 # launch a .maxntid-256 version; a warning or a different checksum fails).
 # Also runs compute-sanitizer memcheck/racecheck on one pragma version when
 # it is installed.  Exit 77 without a GPU.
+#   smemspill_identical.sh --build-only <build dir> <out>   build here (no GPU)
+#   smemspill_identical.sh --run-only <out>                 run what was built
+# split the two halves for a GPU machine without clang.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-build=$(cd "$1" && pwd)
-if ! nvidia-smi -L >/dev/null 2>&1; then
+phase=all
+case ${1:-} in
+  --build-only) phase=build; shift; build=$(cd "$1" && pwd); out=$2 ;;
+  --run-only) phase=run; out=$2 ;;
+  *) build=$(cd "$1" && pwd); out=$build/gpu-test/smemspill ;;
+esac
+if [ "$phase" != build ] && ! nvidia-smi -L >/dev/null 2>&1; then
   echo "SKIP: no CUDA GPU on this machine"
   exit 77
 fi
-out=$build/gpu-test/smemspill
 mkdir -p "$out"
+if [ "$phase" != run ]; then
 cc="$build/bin/orion-cc -O3 --cuda-gpu-arch=sm_90"
 $build/bin/orion-cc --no-orion -O3 --cuda-gpu-arch=sm_90 "$here/spill_prog.cu" -o "$out/plain"
 $cc --orion-spill=off "$here/spill_prog.cu" -o "$out/off"
@@ -28,6 +36,8 @@ for b in r["builds"]:
         print("build:", e["name"], e.get("registers"), e.get("stack_frame"), e.get("smem"),
               (e.get("spill") or {}).get("path"), (e.get("spill") or {}).get("reason"))
 PY
+fi
+[ "$phase" = build ] && exit 0
 tags=$(python3 -c "
 import json,sys
 r=json.load(open('$out/pragma.json'))

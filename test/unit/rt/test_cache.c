@@ -114,6 +114,14 @@ int main(void) {
   char missing[300];
   snprintf(missing, sizeof missing, "%s/none", dir);
   CHECK(orion_cache_load(&z, missing, &bad, &first, err, sizeof err) == 0 && z.n == 0, "missing");
+  /* A path under a regular file: no cache to read (load is quiet), and the
+   * save names the problem: one message for one problem. */
+  char underfile[700];
+  snprintf(underfile, sizeof underfile, "%s/sub/decisions", path); /* path: a file */
+  CHECK(orion_cache_load(&z, underfile, &bad, &first, err, sizeof err) == 0 && z.n == 0,
+        "under a file: load");
+  CHECK(orion_cache_save(&c, underfile, err, sizeof err) == -1 && strstr(err, "Not a directory"),
+        "under a file: save: %s", err);
 
   orion_cache_free(&c), orion_cache_free(&r), orion_cache_free(&other), orion_cache_free(&p),
       orion_cache_free(&q), orion_cache_free(&z);
