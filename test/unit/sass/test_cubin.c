@@ -11,6 +11,8 @@
  * offsets, REGCOUNT, NOBITS size, symbol size, relocation offset, unknown
  * attribute) survives a write + re-parse, and the edited file still passes
  * cuobjdump -elf and nvdisasm (exit 0) and cuobjdump shows the new values;
+ * every name of ORION_EIATTR_LIST is the one cuobjdump -elf prints for its
+ * code (a probe cubin carrying one record per code);
  * malformed inputs (every truncation, bad offsets and sizes, bad records,
  * foreign machine, fatbinary magic, not ELF) fail with a message, no crash.
  * Exit 77 when the cubin could not be built (no nvcc).
@@ -223,6 +225,58 @@ static void check_edits(const unsigned char *orig, size_t n, const char *dir, co
   free(grown);
 }
 
+/* The EIATTR name table against cuobjdump: k_dyn's .nv.info.<k> is
+ * replaced by one HVAL record per known code, and cuobjdump -elf must name
+ * each the way orion_eiattr_name() does. */
+static void check_names_with_cuobjdump(const unsigned char *orig, size_t n, const char *dir, const char *cuobjdump) {
+  static const unsigned codes[] = {
+#define CODE(name, code) code,
+      ORION_EIATTR_LIST(CODE)
+#undef CODE
+  };
+  size_t ncodes = sizeof codes / sizeof codes[0];
+  orion_cubin *c;
+  if (orion_cubin_parse(orig, n, &c, NULL) != ORION_CUBIN_OK)
+    return;
+  orion_cubin_func d;
+  func_by_name(c, "_Z5k_dynPf", &d);
+  while (orion_cubin_nvinfo_count(c, d.nvinfo))
+    orion_cubin_nvinfo_remove(c, d.nvinfo, 0);
+  for (size_t k = 0; k < ncodes; k++)
+    orion_cubin_nvinfo_append(c, d.nvinfo, ORION_EIFMT_HVAL, codes[k], 0x1234, NULL, 0);
+  unsigned char *out;
+  size_t m;
+  CHECK(orion_cubin_write(c, &out, &m) == ORION_CUBIN_OK, "write probe");
+  orion_cubin_free(c);
+  char path[4096], cmd[8192];
+  snprintf(path, sizeof path, "%s/test_cubin_names.cubin", dir);
+  FILE *f = fopen(path, "wb");
+  if (f) {
+    fwrite(out, 1, m, f);
+    fclose(f);
+  }
+  free(out);
+  snprintf(cmd, sizeof cmd, "'%s' -elf '%s' 2>&1", cuobjdump, path);
+  char *txt = NULL;
+  CHECK(run(cmd, &txt) == 0 && txt, "cuobjdump -elf on the name probe");
+  const char *p = txt ? strstr(txt, "\n.nv.info._Z5k_dynPf\n") : NULL;
+  CHECK(p != NULL, "probe section in cuobjdump's output");
+  size_t k = 0, same = 0;
+  while (p && k < ncodes && (p = strstr(p, "Attribute:\t"))) {
+    p += strlen("Attribute:\t");
+    size_t len = strcspn(p, "\n");
+    const char *mine = orion_eiattr_name(codes[k]);
+    if (mine && strlen(mine) == len && strncmp(p, mine, len) == 0)
+      same++;
+    else
+      fprintf(stderr, "code 0x%02x: cuobjdump says %.*s, table says %s\n", codes[k], (int)len, p, mine);
+    k++;
+  }
+  CHECK(k == ncodes && same == ncodes, "%zu of %zu EIATTR names agree with cuobjdump", same, ncodes);
+  printf("EIATTR names: %zu of %zu agree with cuobjdump\n", same, ncodes);
+  free(txt);
+}
+
 static void expect_fail(const unsigned char *b, size_t n, orion_cubin_status want, const char *what) {
   orion_cubin *c = NULL;
   orion_cubin_diag dg;
@@ -334,6 +388,8 @@ int main(int argc, char **argv) {
     else
       strcpy(dir, ".");
     check_edits(orig, n, dir, cuobjdump, nvdisasm);
+    if (cuobjdump)
+      check_names_with_cuobjdump(orig, n, dir, cuobjdump);
     check_malformed(orig, n);
   }
   free(orig);
