@@ -708,8 +708,9 @@ orion_cubin_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx, 
   uint32_t t = c->sec[idx].sh.sh_type;
   if (cb_nobits(t) || t == SHT_NULL || (size && !data))
     return ORION_CUBIN_ERR_INVALID_ARG;
-  if (idx == c->symtab && (size % sizeof(Elf64_Sym) || size / sizeof(Elf64_Sym) != c->nsym))
-    return ORION_CUBIN_ERR_INVALID_ARG; /* symbols are edited one by one */
+  /* tables others point into are edited entry by entry */
+  if (t == SHT_SYMTAB || t == SHT_STRTAB || t == SHT_REL || t == SHT_RELA)
+    return ORION_CUBIN_ERR_INVALID_ARG;
   return cb_set_data(c, idx, data, size);
 }
 

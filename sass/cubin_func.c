@@ -191,7 +191,10 @@ orion_cubin_status orion_cubin_func_text(const orion_cubin *c, size_t func, cons
     return ORION_CUBIN_ERR_NOT_FOUND;
   orion_cubin_symbol s;
   orion_cubin_get_symbol(c, c->funcs[func], &s);
-  *bytes = c->sec[s.shndx].data + s.value;
+  const cb_sec *t = &c->sec[s.shndx];
+  if (s.value > t->sh.sh_size || s.size > t->sh.sh_size - s.value) /* after edits */
+    return ORION_CUBIN_ERR_RANGE;
+  *bytes = t->data + s.value;
   *size = s.size;
   return ORION_CUBIN_OK;
 }

@@ -195,7 +195,7 @@ static int cmd_dump(const char *path) {
     for (size_t k = 0; k < nr; k++) {
       orion_cubin_reloc r;
       orion_cubin_get_reloc(c, i, k, &r);
-      orion_cubin_symbol sym;
+      orion_cubin_symbol sym = {.name = "?"};
       orion_cubin_get_symbol(c, r.sym, &sym);
       printf("  0x%-8" PRIx64 " type %-3u sym %-3u %s%+" PRId64 "\n", r.offset, r.type, r.sym, sym.name, r.addend);
     }

@@ -119,8 +119,10 @@ orion_cubin_status orion_cubin_get_section(const orion_cubin *c, size_t idx,
                                            orion_cubin_section *out);
 /* Index of the section called name, or 0 when there is none. */
 size_t orion_cubin_find_section(const orion_cubin *c, const char *name);
-/* Replace a section's bytes (PROGBITS-like sections only; the size may
- * change, later sections move on write).  sh_size follows. */
+/* Replace a section's bytes; the size may change (later sections move on
+ * write) and sh_size follows.  Not for NOBITS sections and not for the
+ * tables other data points into (SYMTAB, STRTAB, REL, RELA: use the
+ * per-entry setters); a .nv.info section must hold well-formed records. */
 orion_cubin_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
                                                    const void *data, size_t size);
 /* Set sh_size of a NOBITS section (e.g. .nv.shared.<k>). */
@@ -237,7 +239,8 @@ orion_cubin_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigne
 orion_cubin_status orion_cubin_nvinfo_remove(orion_cubin *c, size_t sec, size_t i);
 
 /* ---- functions and kernels ----
- * A function is an STT_FUNC symbol with a non-zero size.  Per-symbol
+ * A function is an STT_FUNC symbol with a non-zero size inside an
+ * executable section; the list is fixed when the cubin is parsed.  Per-symbol
  * attributes (.nv.info, SVAL {u32 symbol, u32 value}) are -1 when absent. */
 typedef struct orion_cubin_func {
   size_t sym;             /* symbol index */
@@ -267,7 +270,8 @@ orion_cubin_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func,
                                               uint32_t *offs, size_t cap, size_t *n);
 orion_cubin_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigned attr,
                                                   const uint32_t *offs, size_t n);
-/* A function's code: the size bytes at value in its text section. */
+/* A function's code: the size bytes at value in its text section
+ * (ORION_CUBIN_ERR_RANGE if edits made the symbol overrun the section). */
 orion_cubin_status orion_cubin_func_text(const orion_cubin *c, size_t func,
                                          const unsigned char **bytes, size_t *size);
 /* Replace the whole text section of a function with size bytes and set the
