@@ -5,12 +5,17 @@
  *                                       max threads, and each kernel's EIATTRs
  *   orion-sass dump <cubin>             sections, symbols, relocations and every
  *                                       .nv.info record
- *   orion-sass rewrite <in> -o <out>    read, rewrite, write atomically
+ *   orion-sass frame <cubin>            per function: blocks, calls, R1 setup
+ *                                       and moves, frame slots, unsafe facts
+ *                                       (sass/frame.c, include/orion/sassrw.h)
+ *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]]
+ *                                       read, rewrite, write atomically
  *
- * rewrite is, for now, the IDENTITY: the cubin is parsed (every check of
- * the reader applies) and written back unchanged, byte for byte.  The SASS
- * rewrite of issue 5 (decode, analyse, move the frame to shared memory)
- * plugs in at rewrite_cubin() below.  Inputs must be bare cubins: a
+ * rewrite without --smem-frame is the IDENTITY: the cubin is parsed (every
+ * check of the reader applies) and written back unchanged, byte for byte.
+ * With --smem-frame each kernel's local-memory frame is moved to shared
+ * memory where sass/rewrite.c can (one line per kernel on stdout says what
+ * was done or why not).  Inputs must be bare cubins: a
  * fatbinary or a host object is refused with a hint to extract the cubins
  * with 'cuobjdump -xelf all'.  Errors: one line "orion-sass: error:
  * <file>: <problem>" on stderr, exit 1 (2 for a usage error); no output
@@ -22,6 +27,7 @@
 #include <string.h>
 
 #include "orion/cubin.h"
+#include "orion/sassrw.h"
 
 static const char *prog = "orion-sass";
 
@@ -31,9 +37,15 @@ static void usage(FILE *f) {
           "  info <cubin>            architecture; per kernel and function: registers,\n"
           "                          frame, stack, shared memory, max threads, EIATTRs\n"
           "  dump <cubin>            sections, symbols, relocations, .nv.info records\n"
-          "  rewrite <in> -o <out>   parse and write back (currently the identity: the\n"
-          "                          output is byte-identical to the input); the output\n"
-          "                          is written to a temporary file and renamed\n"
+          "  frame <cubin>           per function: basic blocks, calls, R1 setup and\n"
+          "                          moves, R1-relative frame slots, unsafe facts\n"
+          "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]]\n"
+          "                          parse and write back; without --smem-frame the\n"
+          "                          identity (byte-identical output); with it, move\n"
+          "                          each kernel's local-memory frame to shared memory\n"
+          "                          where safe (--no-dynamic-smem: the caller asserts\n"
+          "                          no kernel is launched with dynamic shared memory);\n"
+          "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
           "executable with 'cuobjdump -xelf all <file>'.\n");
@@ -217,25 +229,81 @@ static int cmd_dump(const char *path) {
   return 0;
 }
 
-/* The rewrite hook.  Today: the identity (nothing is changed, so the
- * written cubin equals the input byte for byte).  The SASS rewriter of
- * issue 5 goes here: for each function (orion_cubin_func_count/get_func),
- * decode orion_cubin_func_text() with the sm_90 decoder, analyse, and apply
- * its edits through orion_cubin_replace_func_text, orion_cubin_set_func_attr,
- * orion_cubin_set_kernel_offsets, orion_cubin_set_nobits_size,
- * orion_cubin_set_symbol_size and orion_cubin_set_reloc_offset.  Returns 0
- * on success, else prints one error line naming path. */
-static int rewrite_cubin(orion_cubin *c, const char *path) {
-  (void)c;
-  (void)path;
+/* The rewrite hook.  o == NULL: the identity (nothing is changed, so the
+ * written cubin equals the input byte for byte).  Otherwise every kernel
+ * goes through orion_sassrw_rewrite_kernel (sass/rewrite.c), which leaves
+ * it unchanged when it cannot move its frame; one line per kernel on
+ * stdout.  Returns 0 on success, else prints one error line naming path. */
+static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_opts *o) {
+  if (!o)
+    return 0;
+  orion_sassrw *a = NULL;
+  orion_status st = orion_sassrw_analyze(c, &a);
+  if (st != ORION_OK)
+    return fail(path, orion_strerror(st));
+  int rc = 0;
+  for (size_t i = 0; i < orion_sassrw_count(a) && rc == 0; i++) {
+    const orion_sassrw_func *f = orion_sassrw_get(a, i);
+    if (!f->is_kernel)
+      continue;
+    orion_sassrw_result r;
+    st = orion_sassrw_rewrite_kernel(c, a, i, o, &r);
+    if (st != ORION_OK)
+      rc = fail(path, r.msg[0] ? r.msg : orion_strerror(st));
+    else
+      printf("%s: %s\n", f->name, r.msg);
+  }
+  orion_sassrw_free(a);
+  return rc;
+}
+
+static int cmd_frame(const char *path) {
+  orion_cubin *c = load(path);
+  if (!c)
+    return 1;
+  orion_sassrw *a = NULL;
+  orion_status st = orion_sassrw_analyze(c, &a);
+  if (st != ORION_OK) {
+    orion_cubin_free(c);
+    return fail(path, orion_strerror(st));
+  }
+  for (size_t i = 0; i < orion_sassrw_count(a); i++) {
+    const orion_sassrw_func *f = orion_sassrw_get(a, i);
+    printf("%s %s: %zu insns, %zu blocks, %zu edges; %s\n", f->is_kernel ? "kernel" : "function", f->name,
+           f->n_insns, f->n_blocks, f->n_edges, f->safe ? "safe" : "UNSAFE");
+    if (!f->safe)
+      printf("  unsafe: %s\n", f->reason);
+    if (f->r1_init_at >= 0)
+      printf("  R1: LDC c[0x0][0x%lx] at +0x%" PRIx64 ";", f->r1_init_cbank, (uint64_t)f->r1_init_at);
+    else
+      printf("  R1: not loaded here;");
+    printf(" entry moves %+" PRId64 ", %zu moves%s\n", f->r1_entry_delta, f->n_r1_moves,
+           f->r1_moves_outside_entry ? " (some after the entry block)" : "");
+    printf("  frame: %zu local accesses, %zu slots, %u bytes, widest %u%s%s\n", f->n_local, f->n_slots,
+           f->frame_bytes, f->max_access, f->subword ? ", sub-word" : "", f->misaligned ? ", misaligned" : "");
+    if (f->n_slots) {
+      printf("  slots:");
+      for (size_t k = 0; k < f->n_slots; k++)
+        printf(" %d:%u", f->slots[k].off, f->slots[k].bytes);
+      printf("\n");
+    }
+    printf("  calls: %zu", f->n_calls);
+    for (size_t k = 0; k < f->n_callees; k++) {
+      const orion_sassrw_func *g = orion_sassrw_get(a, f->callees[k]);
+      printf("%s%s", k ? ", " : " -> ", g ? g->name : "?");
+    }
+    printf("%s\n", f->shared_access ? "; accesses shared memory" : "");
+  }
+  orion_sassrw_free(a);
+  orion_cubin_free(c);
   return 0;
 }
 
-static int cmd_rewrite(const char *in, const char *out) {
+static int cmd_rewrite(const char *in, const char *out, const orion_sassrw_opts *o) {
   orion_cubin *c = load(in);
   if (!c)
     return 1;
-  int rc = rewrite_cubin(c, in);
+  int rc = rewrite_cubin(c, in, o);
   if (rc == 0) {
     orion_cubin_diag d;
     if (orion_cubin_write_file(c, out, &d) != ORION_CUBIN_OK)
@@ -255,18 +323,24 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (!strcmp(cmd, "info") || !strcmp(cmd, "dump")) {
+  if (!strcmp(cmd, "info") || !strcmp(cmd, "dump") || !strcmp(cmd, "frame")) {
     if (argc != 3 || argv[2][0] == '-') {
       fprintf(stderr, "%s: error: '%s' takes one cubin\n", prog, cmd);
       return 2;
     }
-    return cmd[0] == 'i' ? cmd_info(argv[2]) : cmd_dump(argv[2]);
+    return cmd[0] == 'i' ? cmd_info(argv[2]) : cmd[0] == 'd' ? cmd_dump(argv[2]) : cmd_frame(argv[2]);
   }
   if (!strcmp(cmd, "rewrite")) {
     const char *in = NULL, *out = NULL;
+    orion_sassrw_opts opts = {0};
+    int smem = 0;
     for (int i = 2; i < argc; i++) {
       if (!strcmp(argv[i], "-o") && i + 1 < argc)
         out = argv[++i];
+      else if (!strcmp(argv[i], "--smem-frame"))
+        smem = 1;
+      else if (!strcmp(argv[i], "--no-dynamic-smem"))
+        opts.no_dynamic_smem = 1;
       else if (argv[i][0] != '-' && !in)
         in = argv[i];
       else {
@@ -278,7 +352,11 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: error: usage: orion-sass rewrite <in> -o <out>\n", prog);
       return 2;
     }
-    return cmd_rewrite(in, out);
+    if (opts.no_dynamic_smem && !smem) {
+      fprintf(stderr, "%s: error: --no-dynamic-smem needs --smem-frame\n", prog);
+      return 2;
+    }
+    return cmd_rewrite(in, out, smem ? &opts : NULL);
   }
   fprintf(stderr, "%s: error: unknown command '%s' (see --help)\n", prog, cmd);
   return 2;

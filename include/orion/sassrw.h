@@ -1,0 +1,148 @@
+/* orion/sassrw.h - stack-frame analysis and the frame-to-shared-memory
+ * rewrite of sm_90 cubins (issue 5, items 3 and 4).
+ *
+ * Analysis (sass/frame.c).  orion_sassrw_analyze() decodes every function
+ * of a cubin (include/orion/sass.h) and records, per function: the basic
+ * blocks (leaders: the entry, branch/BSSY targets, the instruction after a
+ * BRA, EXIT or RET), the direct calls (CALL.REL targets resolved to
+ * functions), how R1 - the stack pointer - is set up (the LDC R1,
+ * c[0x0][X] at the entry, X read from the code) and moved (IADD3 / VIADD
+ * R1, R1, imm), the R1-relative frame slots (LDL/STL [R1+imm] with their
+ * sizes), and the first fact that makes it unsafe to move the frame:
+ *   - an instruction the decoder does not know (it may touch anything);
+ *   - R1 read other than as the base of an LDL/STL or by an R1 move (the
+ *     stack pointer is copied, added to, converted: a local address
+ *     escapes), or written other than by the entry LDC or an R1 move;
+ *   - an LDL/STL whose base is not R1 or that adds a uniform register
+ *     (register-indexed local memory);
+ *   - a call whose target is not a function of the cubin (indirect);
+ *   - a branch leaving the function;
+ *   - recursion (a cycle of the call graph), or a callee that is unsafe.
+ * Nothing is assumed about registers an unknown instruction reads or
+ * writes: the function is unsafe and left as it is.
+ *
+ * Rewrite (sass/rewrite.c), today for the case "kernel with a frame and no
+ * calls".  Every LDL/STL [R1+off] becomes LDS/STS [R1+off'] into a
+ * per-thread region of the kernel's static shared memory, laid out
+ * slot-major: with G the largest access size of the frame (4, 8 or 16
+ * bytes), N the kernel's maximum threads per block (EIATTR_MAX_THREADS or
+ * REQNTID, required) and t the linear thread index,
+ *     byte off of the frame  ->  R + (off / G) * N * G + off % G,
+ *     R = region + t * G      (region: the old .nv.shared.<k> size, 16-aligned)
+ * so a warp's G-byte accesses to one slot hit consecutive G-byte words
+ * (bank-conflict free for G-byte accesses; 4-byte accesses in a frame with
+ * G = 8 or 16 see a 2- or 4-way conflict).  Every access must be naturally
+ * aligned.  R1 itself holds R (nothing else reads it once the frame is
+ * gone): a prologue inserted at the entry computes it from SR_TID.X/Y/Z,
+ * the block dimensions c[0x0][0x0] and c[0x0][0x4], and SR_CgaCtaId
+ * (shared-window addresses carry the CTA's rank in the cluster in bits
+ * 24-31, as ptxas forms them), using R0 and R2-R6 as temporaries (nothing
+ * is live at a kernel's entry).  The entry's LDC R1 and R1 moves become
+ * NOPs.  Since code is inserted only at the entry, PC-relative branches,
+ * calls and BSSY targets keep their encodings; the absolute offsets move:
+ * EXIT and S2RCTAID offset lists, EIATTR_ANNOTATIONS, relocations of the
+ * text section, symbols inside it, the function's size and the address
+ * range of its .debug_frame FDE.  The .nv.shared.<k> size grows by the
+ * region; FRAME_SIZE, MIN_STACK_SIZE and MAX_STACK_SIZE become 0.
+ *
+ * Refused (the kernel is left unchanged and the reason reported): unsafe
+ * kernels; calls (the compressible stack of orion-ra is not implemented
+ * yet); other functions in the kernel's text section; no .nv.shared.<k>
+ * section (adding a section is not supported by the cubin layer yet); no
+ * maximum block size; sub-word or misaligned frame accesses; frame offsets
+ * outside [0, frame); fewer than 7 registers; a static shared size above
+ * 48 KB; .nv.info.<k> records that may hold instruction offsets other than
+ * the ones above; debug sections other than .debug_frame; and, unless the
+ * caller asserts that the kernel is launched without dynamic shared memory
+ * (orion_sassrw_opts.no_dynamic_smem: ptxas bakes the dynamic array's
+ * address, the old static size, into the code, so growing the static part
+ * would overlap it), any kernel at all.
+ *
+ * Ownership: orion_sassrw_analyze() returns a handle the caller frees with
+ * orion_sassrw_free(); the records and strings it hands out live until
+ * then.  The analysis copies what it needs: it stays valid while the cubin
+ * is edited (by the rewrite or otherwise) but describes the code it saw.
+ * Not thread-safe on one cubin.
+ */
+#ifndef ORION_SASSRW_H
+#define ORION_SASSRW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orion/cubin.h"
+#include "orion/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One R1-relative frame slot: [R1 + off], bytes wide, as seen after the
+ * function's entry moves of R1. */
+typedef struct orion_sassrw_slot {
+  int32_t off;
+  uint32_t bytes;
+  uint32_t loads, stores;
+} orion_sassrw_slot;
+
+typedef struct orion_sassrw_func {
+  size_t func; /* orion_cubin function index */
+  const char *name;
+  int is_kernel;
+  uint64_t size;                  /* bytes of code */
+  size_t n_insns, n_blocks, n_edges;
+  size_t n_local;                 /* LDL/STL instructions */
+  long r1_init_cbank;             /* X of the entry's LDC R1, c[0x0][X]; -1 if none */
+  int64_t r1_init_at;             /* its offset in the function, -1 if none */
+  int64_t r1_entry_delta;         /* sum of the R1 moves in the entry block */
+  size_t n_r1_moves;              /* all R1 moves, entry block or not */
+  int r1_moves_outside_entry;     /* an R1 move after the entry block */
+  size_t n_slots;
+  const orion_sassrw_slot *slots; /* sorted by offset, then size */
+  uint32_t frame_bytes;           /* max(off + bytes) over slots, 0 if none */
+  uint32_t max_access;            /* largest slot size */
+  int subword, misaligned;        /* slots of 1/2 bytes; off % bytes != 0 */
+  size_t n_calls;                 /* CALL instructions */
+  size_t n_callees;
+  const size_t *callees;          /* function indices, without duplicates */
+  int shared_access;              /* LDS/STS or SR_CgaCtaId reads */
+  int safe;                       /* no unsafe fact (own or via callees) */
+  const char *reason;             /* first unsafe fact, "" when safe */
+} orion_sassrw_func;
+
+typedef struct orion_sassrw orion_sassrw;
+
+/* Analyse every function of c (sm_90 only: ORION_ERR_UNSUPPORTED_ARCH
+ * otherwise).  A function that cannot be decoded is not an error: it is
+ * unsafe with a reason. */
+orion_status orion_sassrw_analyze(const orion_cubin *c, orion_sassrw **out);
+void orion_sassrw_free(orion_sassrw *a); /* NULL is fine */
+size_t orion_sassrw_count(const orion_sassrw *a);
+/* Record of function i (the orion_cubin function index), NULL if out of range. */
+const orion_sassrw_func *orion_sassrw_get(const orion_sassrw *a, size_t i);
+
+typedef struct orion_sassrw_opts {
+  int no_dynamic_smem; /* the caller knows no kernel uses dynamic shared memory */
+} orion_sassrw_opts;
+
+/* Per-kernel outcome of the rewrite. */
+typedef struct orion_sassrw_result {
+  int rewritten;       /* 1 done, 0 left unchanged (see msg) */
+  char msg[200];       /* what was done, or why not */
+  uint32_t region_off; /* rewritten: region start in shared memory */
+  uint32_t region_bytes, granule, threads;
+  size_t prologue_insns, moved_accesses;
+} orion_sassrw_result;
+
+/* Rewrite kernel func of c (analysis a of the same, unedited cubin).
+ * ORION_OK with res->rewritten 0 or 1; an error status only when an edit of
+ * the cubin failed midway (the cubin must then be discarded; res->msg says
+ * which). */
+orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, size_t func,
+                                         const orion_sassrw_opts *opts,
+                                         orion_sassrw_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_SASSRW_H */

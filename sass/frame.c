@@ -1,0 +1,374 @@
+/* frame.c - per-function stack-frame analysis of an sm_90 cubin
+ * (include/orion/sassrw.h has the contract).
+ *
+ * Algorithm, per function: decode every 16-byte word of its code; one pass
+ * marks block leaders, collects calls, classifies every operand that
+ * touches R1 and every LDL/STL; a second pass counts blocks and CFG edges.
+ * Then, over all functions, the call graph is searched depth first from
+ * each function: a back edge is recursion, and unsafety propagates from
+ * callees to callers (to a fixed point, since the graph may have cycles).
+ *
+ * R1 rules (conservative on purpose: anything else reads R1 and may let a
+ * local address escape):
+ *   def  LDC R1, c[0x0][X] (unguarded; recorded, X read from the code)
+ *        IADD3 R1, R1, imm, RZ  /  VIADD R1, R1, imm  (unguarded R1 move)
+ *   use  the base of LDL/STL, or the source of an R1 move
+ * Any register operand overlapping R1 (R0:R1 pairs included) that is not
+ * one of these makes the function unsafe.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orion/sass.h"
+#include "orion/sassrw.h"
+
+#define SR_CGACTAID 0x88 /* S2R/S2UR special register SR_CgaCtaId */
+
+typedef struct fn_rec {
+  orion_sassrw_func pub;
+  char *name;
+  orion_sassrw_slot *slots;
+  size_t *callees;
+  char reason[200];
+  int own_unsafe;
+} fn_rec;
+
+struct orion_sassrw {
+  size_t n;
+  fn_rec *f;
+};
+
+static void unsafe(fn_rec *r, const char *fmt, uint64_t at, const char *what) {
+  if (r->own_unsafe)
+    return;
+  r->own_unsafe = 1;
+  char buf[160];
+  snprintf(buf, sizeof buf, fmt, what);
+  snprintf(r->reason, sizeof r->reason, "%s at +0x%" PRIx64, buf, at);
+}
+
+static int touches_r1(const orion_sass_reg *g) {
+  return g->file == ORION_SASS_R && g->num != ORION_SASS_RZ && g->num <= ORION_SASS_SP &&
+         g->num + g->width > ORION_SASS_SP;
+}
+
+static int is_r1(const orion_sass_reg *g) {
+  return g->file == ORION_SASS_R && g->num == ORION_SASS_SP && g->width == 1;
+}
+
+/* IADD3 R1, R1, imm, RZ or VIADD R1, R1, imm, unguarded, no predicate
+ * outputs used (IADD3's carry outputs must be PT). */
+static int r1_move(const orion_sass_insn *x, int32_t *delta) {
+  if (x->guard != ORION_SASS_PT || x->guard_neg || !x->has_imm)
+    return 0;
+  if (x->op != ORION_SASS_OP_IADD3 && x->op != ORION_SASS_OP_VIADD)
+    return 0;
+  int rd = 0, ra = 0;
+  for (unsigned i = 0; i < x->nregs; i++) {
+    const orion_sass_reg *g = &x->regs[i];
+    if (g->file == ORION_SASS_R && g->field == 16 && g->def)
+      rd = is_r1(g);
+    else if (g->file == ORION_SASS_R && g->field == 24 && !g->def)
+      ra = is_r1(g);
+    else if (g->file == ORION_SASS_R && g->num != ORION_SASS_RZ)
+      return 0; /* IADD3's third source must be RZ */
+    else if (g->file == ORION_SASS_P && g->num != ORION_SASS_PT)
+      return 0;
+  }
+  if (!rd || !ra)
+    return 0;
+  *delta = (int32_t)x->imm;
+  return 1;
+}
+
+static int add_slot(fn_rec *r, size_t *cap, int32_t off, unsigned bytes, int store) {
+  for (size_t i = 0; i < r->pub.n_slots; i++)
+    if (r->slots[i].off == off && r->slots[i].bytes == bytes) {
+      r->slots[i].loads += !store;
+      r->slots[i].stores += store;
+      return 0;
+    }
+  if (r->pub.n_slots == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    orion_sassrw_slot *ns = realloc(r->slots, nc * sizeof *ns);
+    if (!ns)
+      return -1;
+    r->slots = ns;
+    *cap = nc;
+  }
+  r->slots[r->pub.n_slots++] = (orion_sassrw_slot){off, bytes, !store, (uint32_t)store};
+  return 0;
+}
+
+static int slot_cmp(const void *a, const void *b) {
+  const orion_sassrw_slot *x = a, *y = b;
+  if (x->off != y->off)
+    return x->off < y->off ? -1 : 1;
+  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+static int ends_block(const orion_sass_insn *x) {
+  return x->cls == ORION_SASS_BRANCH || x->cls == ORION_SASS_EXIT || x->cls == ORION_SASS_RET;
+}
+
+static int guarded(const orion_sass_insn *x) { return x->guard != ORION_SASS_PT || x->guard_neg; }
+
+/* Analyse function fi; text = its code. */
+static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
+  orion_cubin_func f;
+  const unsigned char *text;
+  size_t size;
+  if (orion_cubin_get_func(c, fi, &f) || orion_cubin_func_text(c, fi, &text, &size))
+    return ORION_ERR_INTERNAL;
+  if (!(r->name = strdup(f.name)))
+    return ORION_ERR_NOMEM;
+  orion_sassrw_func *p = &r->pub;
+  p->func = fi;
+  p->name = r->name;
+  p->is_kernel = f.is_kernel;
+  p->size = size;
+  p->r1_init_cbank = -1;
+  p->r1_init_at = -1;
+  size_t n = size / 16;
+  p->n_insns = n;
+  if (size % 16)
+    unsafe(r, "%s", size, "code size not a multiple of 16");
+  orion_sass_insn *in = calloc(n ? n : 1, sizeof *in);
+  unsigned char *leader = calloc(n + 1, 1), *ok = calloc(n ? n : 1, 1);
+  size_t slot_cap = 0, callee_cap = 0;
+  orion_status st = ORION_OK;
+  if (!in || !leader || !ok) {
+    st = ORION_ERR_NOMEM;
+    goto out;
+  }
+  if (n)
+    leader[0] = 1;
+  int in_entry = 1, seen_local = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t at = i * 16;
+    orion_sass_insn *x = &in[i];
+    if (orion_sass_decode(orion_sass_word_load(text + at), x) != ORION_OK) {
+      unsafe(r, "%s", at, "unknown instruction");
+      in_entry = 0;
+      continue;
+    }
+    ok[i] = 1;
+    if (leader[i] && i)
+      in_entry = 0;
+    if (x->has_target) {
+      int64_t t = (int64_t)at + 16 + x->target;
+      if (x->cls == ORION_SASS_CALL || x->cls == ORION_SASS_RET) {
+        /* calls are resolved below, against the section; RET.REL's field
+         * is relative to the section start, not a branch */
+      } else if (t < 0 || t > (int64_t)size || t % 16) {
+        unsafe(r, "%s", at, "branch target outside the function");
+      } else {
+        leader[t / 16] = 1;
+      }
+    }
+    if (ends_block(x) && i + 1 <= n)
+      leader[i + 1] = 1;
+    if (x->cls == ORION_SASS_CALL) {
+      p->n_calls++;
+      in_entry = 0;
+      size_t callee = (size_t)-1;
+      if (x->has_target) {
+        uint64_t abs = f.value + at + 16 + (uint64_t)x->target;
+        for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
+          orion_cubin_func g;
+          if (!orion_cubin_get_func(c, k, &g) && g.text == f.text && g.value == abs) {
+            callee = k;
+            break;
+          }
+        }
+      }
+      if (callee == (size_t)-1) {
+        unsafe(r, "%s", at, "indirect or unresolved call");
+      } else {
+        size_t k = 0;
+        while (k < p->n_callees && r->callees[k] != callee)
+          k++;
+        if (k == p->n_callees) {
+          if (p->n_callees == callee_cap) {
+            size_t nc = callee_cap ? callee_cap * 2 : 4;
+            size_t *ncs = realloc(r->callees, nc * sizeof *ncs);
+            if (!ncs) {
+              st = ORION_ERR_NOMEM;
+              goto out;
+            }
+            r->callees = ncs;
+            callee_cap = nc;
+          }
+          r->callees[p->n_callees++] = callee;
+        }
+      }
+    }
+    if (x->space == ORION_SASS_SPACE_SHARED ||
+        ((x->op == ORION_SASS_OP_S2R || x->op == ORION_SASS_OP_S2UR) &&
+         ((x->rest.hi >> 8) & 0xff) == SR_CGACTAID))
+      p->shared_access = 1;
+    /* R1 */
+    int32_t delta;
+    int is_local = x->op == ORION_SASS_OP_LDL || x->op == ORION_SASS_OP_STL;
+    if (r1_move(x, &delta)) {
+      p->n_r1_moves++;
+      if (in_entry && !seen_local)
+        p->r1_entry_delta += delta;
+      else
+        p->r1_moves_outside_entry = 1;
+      continue;
+    }
+    for (unsigned k = 0; k < x->nregs; k++) {
+      const orion_sass_reg *g = &x->regs[k];
+      if (!touches_r1(g))
+        continue;
+      if (g->def) {
+        if (x->op == ORION_SASS_OP_LDC && is_r1(g) && x->cbank == 0 && !guarded(x) && p->r1_init_at < 0) {
+          p->r1_init_cbank = x->cbank_off;
+          p->r1_init_at = (int64_t)at;
+          if (!in_entry || seen_local)
+            unsafe(r, "%s", at, "R1 loaded after the entry block");
+        } else {
+          unsafe(r, "R1 written by %s", at, orion_sass_op_name(x->op));
+        }
+      } else if (!(is_local && k == x->mem_base_index && is_r1(g))) {
+        unsafe(r, "R1 read by %s (the stack pointer escapes)", at, orion_sass_op_name(x->op));
+      }
+    }
+    if (is_local) {
+      p->n_local++;
+      seen_local = 1;
+      const orion_sass_reg *b = &x->regs[x->mem_base_index];
+      int uniform_index = 0;
+      for (unsigned k = 0; k < x->nregs; k++)
+        if (x->regs[k].file == ORION_SASS_UR && x->regs[k].num != ORION_SASS_URZ)
+          uniform_index = 1;
+      if (!is_r1(b) || uniform_index) {
+        unsafe(r, "%s with a base other than R1 (indexed local memory)", at, orion_sass_op_name(x->op));
+      } else {
+        unsigned bytes = x->mem_bytes;
+        if (add_slot(r, &slot_cap, x->mem_off, bytes, x->op == ORION_SASS_OP_STL)) {
+          st = ORION_ERR_NOMEM;
+          goto out;
+        }
+        if (bytes < 4)
+          p->subword = 1;
+        if (bytes && x->mem_off % (int32_t)bytes)
+          p->misaligned = 1;
+        if (x->mem_off >= 0 && (uint32_t)x->mem_off + bytes > p->frame_bytes)
+          p->frame_bytes = (uint32_t)x->mem_off + bytes;
+        if (bytes > p->max_access)
+          p->max_access = bytes;
+      }
+    }
+  }
+  /* blocks and edges */
+  for (size_t i = 0; i < n; i++) {
+    if (leader[i])
+      p->n_blocks++;
+    if (!ok[i])
+      continue;
+    const orion_sass_insn *x = &in[i];
+    int falls = !(ends_block(x) && !guarded(x));
+    int to_next = falls && i + 1 < n && leader[i + 1];
+    int jumps = x->cls == ORION_SASS_BRANCH && x->has_target;
+    p->n_edges += (size_t)to_next + (size_t)jumps;
+  }
+  if (p->n_slots)
+    qsort(r->slots, p->n_slots, sizeof *r->slots, slot_cmp);
+  p->slots = r->slots;
+  p->callees = r->callees;
+out:
+  free(in);
+  free(leader);
+  free(ok);
+  return st;
+}
+
+/* Depth-first search for cycles from function v: state 0 new, 1 on the
+ * stack, 2 done. */
+static void find_recursion(orion_sassrw *a, size_t v, unsigned char *state) {
+  state[v] = 1;
+  fn_rec *r = &a->f[v];
+  for (size_t k = 0; k < r->pub.n_callees; k++) {
+    size_t w = r->callees[k];
+    if (w >= a->n)
+      continue;
+    if (state[w] == 1) {
+      if (!a->f[w].own_unsafe)
+        unsafe(&a->f[w], "%s", 0, "recursion (a cycle of the call graph)");
+    } else if (state[w] == 0) {
+      find_recursion(a, w, state);
+    }
+  }
+  state[v] = 2;
+}
+
+orion_status orion_sassrw_analyze(const orion_cubin *c, orion_sassrw **out) {
+  if (!c || !out)
+    return ORION_ERR_INVALID_ARG;
+  orion_cubin_header h;
+  orion_cubin_get_header(c, &h);
+  if (h.sm != 90)
+    return ORION_ERR_UNSUPPORTED_ARCH;
+  orion_sassrw *a = calloc(1, sizeof *a);
+  if (!a)
+    return ORION_ERR_NOMEM;
+  a->n = orion_cubin_func_count(c);
+  a->f = calloc(a->n ? a->n : 1, sizeof *a->f);
+  unsigned char *state = calloc(a->n ? a->n : 1, 1);
+  orion_status st = (a->f && state) ? ORION_OK : ORION_ERR_NOMEM;
+  for (size_t i = 0; st == ORION_OK && i < a->n; i++)
+    st = analyze_fn(c, i, &a->f[i]);
+  if (st == ORION_OK) {
+    for (size_t i = 0; i < a->n; i++)
+      if (!state[i])
+        find_recursion(a, i, state);
+    for (size_t i = 0; i < a->n; i++)
+      a->f[i].pub.safe = !a->f[i].own_unsafe;
+    /* unsafety flows from callees to callers, to a fixed point */
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (size_t i = 0; i < a->n; i++) {
+        fn_rec *r = &a->f[i];
+        for (size_t k = 0; r->pub.safe && k < r->pub.n_callees; k++) {
+          const fn_rec *q = &a->f[r->callees[k]];
+          if (!q->pub.safe) {
+            r->pub.safe = 0;
+            snprintf(r->reason, sizeof r->reason, "calls %.80s, which is unsafe", q->name);
+            changed = 1;
+          }
+        }
+      }
+    }
+    for (size_t i = 0; i < a->n; i++)
+      a->f[i].pub.reason = a->f[i].reason;
+  }
+  free(state);
+  if (st != ORION_OK) {
+    orion_sassrw_free(a);
+    return st;
+  }
+  *out = a;
+  return ORION_OK;
+}
+
+void orion_sassrw_free(orion_sassrw *a) {
+  if (!a)
+    return;
+  for (size_t i = 0; a->f && i < a->n; i++) {
+    free(a->f[i].name);
+    free(a->f[i].slots);
+    free(a->f[i].callees);
+  }
+  free(a->f);
+  free(a);
+}
+
+size_t orion_sassrw_count(const orion_sassrw *a) { return a ? a->n : 0; }
+
+const orion_sassrw_func *orion_sassrw_get(const orion_sassrw *a, size_t i) {
+  return a && i < a->n ? &a->f[i].pub : NULL;
+}

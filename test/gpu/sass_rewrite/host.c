@@ -1,0 +1,128 @@
+/* host.c - GPU check of the frame-to-shared rewrite: load the original and
+ * the rewritten cubin with the driver API, run each kernel of
+ * spill_smem.cu in both over three block shapes, compare the outputs bit
+ * for bit.
+ *
+ *   host <original.cubin> <rewritten.cubin>
+ *
+ * Kernels: spill4(float *out, const float *in, int n, int iters) and
+ * spill8(double *, const double *, int, int), __launch_bounds__(128).
+ * Block shapes 128x1x1, 32x2x2 and 16x3x2 (96 threads: fewer than the
+ * maximum the region is sized for, and a 3-D index).  Exit 0 when every
+ * output matches, 1 on a mismatch or a CUDA error, 77 without a GPU.
+ */
+#include <cuda.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call)                                                              \
+  do {                                                                        \
+    CUresult e_ = (call);                                                     \
+    if (e_ != CUDA_SUCCESS) {                                                 \
+      const char *s_ = NULL;                                                  \
+      cuGetErrorString(e_, &s_);                                              \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, s_ ? s_ : "?"); \
+      exit(1);                                                                \
+    }                                                                         \
+  } while (0)
+
+static void *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *b = malloc((size_t)n);
+  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "%s: read error\n", path);
+    exit(1);
+  }
+  fclose(f);
+  return b;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: host <original.cubin> <rewritten.cubin>\n");
+    return 2;
+  }
+  if (cuInit(0) != CUDA_SUCCESS) {
+    printf("SKIP: no CUDA driver / GPU\n");
+    return 77;
+  }
+  CUdevice dev;
+  CUcontext ctx;
+  CK(cuDeviceGet(&dev, 0));
+  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CK(cuCtxSetCurrent(ctx));
+  CUmodule mod[2];
+  for (int m = 0; m < 2; m++) {
+    void *img = slurp(argv[1 + m]);
+    CK(cuModuleLoadData(&mod[m], img));
+    free(img);
+  }
+  const int n = 1 << 15, iters = 6;
+  const unsigned shapes[3][3] = {{128, 1, 1}, {32, 2, 2}, {16, 3, 2}};
+  const char *names[2] = {"spill4", "spill8"};
+  int bad = 0;
+  for (int k = 0; k < 2; k++) {
+    size_t es = k ? sizeof(double) : sizeof(float), bytes = (size_t)n * es;
+    unsigned char *hin = malloc(bytes), *hout[2] = {malloc(bytes), malloc(bytes)};
+    unsigned s = 12345u;
+    for (int i = 0; i < n; i++) {
+      s = s * 1664525u + 1013904223u;
+      double v = 0.3 + 0.3 * (double)(s >> 8) / (double)(1u << 24);
+      if (k)
+        ((double *)hin)[i] = v;
+      else
+        ((float *)hin)[i] = (float)v;
+    }
+    CUdeviceptr din, dout;
+    CK(cuMemAlloc(&din, bytes));
+    CK(cuMemAlloc(&dout, bytes));
+    CK(cuMemcpyHtoD(din, hin, bytes));
+    for (int b = 0; b < 3; b++) {
+      unsigned nt = shapes[b][0] * shapes[b][1] * shapes[b][2];
+      unsigned grid = (unsigned)((n + nt - 1) / nt);
+      for (int m = 0; m < 2; m++) {
+        CUfunction fn;
+        CK(cuModuleGetFunction(&fn, mod[m], names[k]));
+        if (m == 1 && b == 0) {
+          int smem = 0, local = 0, regs = 0;
+          CK(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
+          CK(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn));
+          CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+          printf("%s rewritten: %d regs, %d B shared, %d B local per thread\n", names[k], regs, smem, local);
+        }
+        CK(cuMemsetD8(dout, 0xa5, bytes));
+        int nn = n, it = iters;
+        void *args[] = {&dout, &din, &nn, &it};
+        CK(cuLaunchKernel(fn, grid, 1, 1, shapes[b][0], shapes[b][1], shapes[b][2], 0, NULL, args, NULL));
+        CK(cuCtxSynchronize());
+        CK(cuMemcpyDtoH(hout[m], dout, bytes));
+      }
+      int same = !memcmp(hout[0], hout[1], bytes);
+      printf("%s block %ux%ux%u: %s\n", names[k], shapes[b][0], shapes[b][1], shapes[b][2],
+             same ? "identical" : "DIFFERENT");
+      if (!same) {
+        bad = 1;
+        for (int i = 0; i < n; i++)
+          if (memcmp(hout[0] + i * es, hout[1] + i * es, es)) {
+            printf("  first difference at element %d\n", i);
+            break;
+          }
+      }
+    }
+    CK(cuMemFree(din));
+    CK(cuMemFree(dout));
+    free(hin);
+    free(hout[0]);
+    free(hout[1]);
+  }
+  printf("%s\n", bad ? "FAIL" : "PASS");
+  return bad;
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# run.sh - build the cubins of the frame-to-shared diff test and run
+# difftest.py on them (see there).
+#
+#   run.sh ORION_SASS NVCC NVDISASM CUOBJDUMP WORKDIR SRCROOT
+#
+# Cubins (nvcc -cubin -arch=sm_90, ~10 s on 2 cores):
+#   test/gpu/sass_rewrite/spill_smem.cu at -DMINB=16 and 12 (32 and 40
+#     registers: both kernels spill, 4- and 8-byte slots; rewritten)
+#   test/lit/e2e/spill-heavy.cu -maxrregcount=32 (no .nv.shared: refused)
+#   test/lit/e2e/noinline-call.cu -maxrregcount=32 (a call: refused)
+#   test/lit/e2e/shared-mem.cu (no frame: left alone)
+# Exit 77 (skipped) without nvcc, nvdisasm or cuobjdump.
+set -u
+sass=$1 nvcc=$2 nvdisasm=$3 cuobjdump=$4 work=$5 src=$6
+for t in "$nvcc" "$nvdisasm" "$cuobjdump"; do
+  if [ -z "$t" ] || [ ! -x "$t" ]; then
+    echo "skipped: needs nvcc, nvdisasm and cuobjdump (got '$nvcc' '$nvdisasm' '$cuobjdump')"
+    exit 77
+  fi
+done
+mkdir -p "$work"
+jobs=("minb16|$src/test/gpu/sass_rewrite/spill_smem.cu|-DMINB=16"
+      "minb12|$src/test/gpu/sass_rewrite/spill_smem.cu|-DMINB=12"
+      "r32|$src/test/lit/e2e/spill-heavy.cu|-maxrregcount=32"
+      "r32|$src/test/lit/e2e/noinline-call.cu|-maxrregcount=32"
+      "sm90|$src/test/lit/e2e/shared-mem.cu|")
+build() { # tag|file|flags
+  IFS='|' read -r tag f flags <<<"$1"
+  local o="$work/$(basename "$f" .cu).$tag.cubin"
+  # shellcheck disable=SC2086
+  "$nvcc" -cubin -arch=sm_90 $flags "$f" -o "$o" 2>"$o.log" || { echo "FAIL: nvcc $flags $f"; cat "$o.log"; return 1; }
+}
+export -f build
+export nvcc work
+printf '%s\n' "${jobs[@]}" | xargs -P 2 -I{} bash -c 'build "$@"' _ {} || exit 1
+cubins=()
+for j in "${jobs[@]}"; do
+  IFS='|' read -r tag f _ <<<"$j"
+  cubins+=("$work/$(basename "$f" .cu).$tag.cubin")
+done
+exec python3 "$(dirname "$0")/difftest.py" "$sass" "$nvdisasm" "$cuobjdump" "$work/out" "${cubins[@]}"
