@@ -553,6 +553,8 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
     else if (it[i].sec == (size_t)-2)
       new_phoff = it[i].new_off;
   }
+  if (!c->nph && new_phoff > total) /* no table: keep the offset inside the file */
+    new_phoff = 0;
   eh.e_phoff = new_phoff;
   memcpy(buf, &eh, sizeof eh);
   Elf64_Shdr *sh = malloc(shsz);
