@@ -344,14 +344,17 @@ static double now_us(void) {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-static int count_params(CUfunction f) {
+/* Does f take exactly n parameters?  Two queries (the last one exists, the
+ * one after it does not) instead of counting: each failing query costs the
+ * driver microseconds.  Without cuFuncGetParamInfo (driver < 12.4) the
+ * record is trusted. */
+static int has_params(CUfunction f, int n) {
   if (!g.api.cuFuncGetParamInfo)
-    return -1;
+    return 1;
   size_t off, size;
-  int n = 0;
-  while (n < 4096 && g.api.cuFuncGetParamInfo(f, (size_t)n, &off, &size) == CUDA_SUCCESS)
-    n++;
-  return n;
+  if (n > 0 && g.api.cuFuncGetParamInfo(f, (size_t)n - 1, &off, &size) != CUDA_SUCCESS)
+    return 0;
+  return g.api.cuFuncGetParamInfo(f, (size_t)n, &off, &size) != CUDA_SUCCESS;
 }
 
 /* Step 1 of the file comment.  Called with g.mu held. */
@@ -400,8 +403,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
     return;
   }
   int hp = k->rec.hidden_params, np = k->rec.n_params;
-  int orig_np = count_params(orig);
-  if ((orig_np >= 0 && orig_np != np) || np + hp > MAX_ARGS || (hp && hp != ORION_SPLIT_PARAMS)) {
+  if (np < 0 || !has_params(orig, np) || np + hp > MAX_ARGS || (hp && hp != ORION_SPLIT_PARAMS)) {
     warn_once(W_PARAMS, "kernel %s: parameters do not match its record; launching it unchanged",
               k->name);
     return;
@@ -426,8 +428,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
         strncmp(fn + strlen(k->name), ORION_CLONE_INFIX, strlen(ORION_CLONE_INFIX)))
       continue;
     const char *tag = fn + plen;
-    int want = np + hp, have = count_params(fs[i]);
-    if (have >= 0 && have != want)
+    if (!has_params(fs[i], np + hp))
       continue;
     if (hp && !strcmp(tag, ORION_SPLIT_SUFFIX)) {
       k->split_fn = fs[i];
