@@ -116,6 +116,9 @@ def analyze(d, plots=True):
             "runs": sum(m["n"] for m in med.values()),
             "failed_runs": sum(m["fails"] for m in med.values()),
             "distinct_checksums": len(sums),
+            "orion_checksums": len({r["fields"].get("checksum") for r in pr
+                                    if r["config"] not in ("nvcc", "clang")
+                                    and r["fields"].get("checksum")}),
             "energy_nvcc_mj": e_n,
             "energy_reps": "%d-%d" % en["nvcc"][1:3] if en.get("nvcc") else None,
             "energy_nvcc_delta_j": en["nvcc"][3] / 1000 if en.get("nvcc") else None,
@@ -158,7 +161,7 @@ def analyze(d, plots=True):
     write_csv(os.path.join(d, "eval.csv"), table)
     write_csv(os.path.join(d, "kernels.csv"), krows)
     write_csv(os.path.join(d, "versions.csv"), vrows)
-    md = markdown(table, krows, fails, envs)
+    md = markdown(table, krows, fails, envs, len(rows))
     with open(os.path.join(d, "eval.md"), "w") as f:
         f.write(md)
     print(md)
@@ -196,7 +199,7 @@ def goal_line(name, vals, goal, fmtspec=".3f"):
     return s + "."
 
 
-def markdown(t, k, fails, envs):
+def markdown(t, k, fails, envs, nall):
     L = []
     if envs:
         e = envs[0]
@@ -212,7 +215,16 @@ def markdown(t, k, fails, envs):
                  "(program, configuration, phase, round, rc, check):")
         L += [f"* {f}" for f in fails[:40]]
     else:
-        L.append(f"All {nruns} timed runs passed their CPU check ({nf} failed).")
+        L.append(f"All {nall} runs ({nruns} timed, the rest energy runs) passed "
+                 f"their CPU check ({nf} failed).")
+    multi = [r["program"] for r in t if r["orion_checksums"] > 1]
+    L.append("Output checksums (FNV-1a of the checked outputs) of every orion-cc run of a program "
+             "(every version, every mode) are " + (
+                 "bit-identical for every program." if not multi else
+                 "NOT identical for: " + ", ".join(multi) + ".") +
+             " nvcc / clang / orion-cc differ in the last bits on: " +
+             (", ".join(r["program"] for r in t if r["distinct_checksums"] > 1) or "none") +
+             " (FMA contraction; the CPU check's tolerance judges).")
     L.append("")
     L.append("## Performance (Fig. 11): speedup over nvcc -O3 = nvcc ms / config ms")
     L.append("")

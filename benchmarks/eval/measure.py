@@ -43,7 +43,7 @@ exhaustive reports), env.json (GPU, driver, command, date).  analyze.py makes
 the tables and plots from them.
 
 usage: measure.py --bins DIR --out DIR [--programs a,b] [--repeat 3]
-                  [--args "-s small"] [--energy-repeat 1] [--energy-target-ms 1000]
+                  [--args "-s small"] [--energy-repeat 1] [--energy-target-ms 1500]
                   [--energy-lo 1] [--energy-max-s 3]
 """
 import argparse
@@ -136,7 +136,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--args", default="")
     ap.add_argument("--energy-repeat", type=int, default=1)
-    ap.add_argument("--energy-target-ms", type=float, default=1000.0)
+    ap.add_argument("--energy-target-ms", type=float, default=1500.0)
     ap.add_argument("--energy-lo", type=int, default=1)
     ap.add_argument("--energy-max-s", type=float, default=3.0)
     o = ap.parse_args()
