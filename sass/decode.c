@@ -165,16 +165,17 @@ static void mem_operand(dstate *s, char kind) {
     add_reg(s, ORION_SASS_UR, 32, 2, 0, 0);
   else if (kind == 'h')
     add_reg(s, ORION_SASS_UR, 64, 2, 0, 0);
-  else if (kind != 'l') {
+  else if (kind != 'l' && kind != 'u') {
     s->bad = 1;
     return;
   }
-  unsigned aw = kind == 'l' ? 1 : (sass_bits(s->w, 72, 1) ? 2 : 1);
+  int shared_form = kind == 'l' || kind == 'u';
+  unsigned aw = shared_form ? 1 : (sass_bits(s->w, 72, 1) ? 2 : 1);
   in->has_mem = 1;
   in->mem_base_index = in->nregs;
   add_reg(s, ORION_SASS_R, 24, aw, 0, 1);
-  if (kind == 'l' && sass_bits(s->w, 91, 1)) /* [Ra + URb + off] */
-    add_reg(s, ORION_SASS_UR, 32, 1, 0, 0);
+  if (shared_form && sass_bits(s->w, 91, 1)) /* [Ra + URb + off] */
+    add_reg(s, ORION_SASS_UR, kind == 'u' ? 64 : 32, 1, 0, 0);
   in->mem_off = (int32_t)sext(sass_bits(s->w, 40, 24), 24);
   take(s, 40, 24);
   static const uint8_t bytes[8] = {1, 1, 2, 2, 4, 8, 16, 0};

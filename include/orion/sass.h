@@ -81,7 +81,8 @@ typedef enum orion_sass_class {
 } orion_sass_class;
 
 /* Memory spaces.  X(name) */
-#define ORION_SASS_SPACE_LIST(X) X(NONE) X(LOCAL) X(SHARED) X(GLOBAL) X(CONST)
+/* GENERIC: LD/ST through a generic address (global, shared or local). */
+#define ORION_SASS_SPACE_LIST(X) X(NONE) X(LOCAL) X(SHARED) X(GLOBAL) X(CONST) X(GENERIC)
 
 typedef enum orion_sass_space {
 #define ORION_X(n) ORION_SASS_SPACE_##n,

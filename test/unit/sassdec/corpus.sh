@@ -10,7 +10,11 @@
 # `nvdisasm -c -hex -plr -lrm narrow` and every listing checked by
 # SASSDEC_CHECK (sassdec_check.c).  Exit 77 (skipped) without nvcc, ptxas or
 # nvdisasm.  Environment: ORION_SRC (repository), ORION_CUDA_PATH,
-# ORION_PYTOOLS (the PyPI wheels' directory), JOBS (default 2).
+# ORION_PYTOOLS (the PyPI wheels' directory), JOBS (default 2), ORION_CLANG.
+# With ORION_CLANG (clang++ of the Orion pipeline) the benchmark programs
+# and test/lit/e2e sources also go to PTX through clang -O3 (whose PTX gives
+# SASS that nvcc's does not: generic LD/ST, UIMAD/IMAD.WIDE/VIADDMNMX forms)
+# and through ptxas with no cap and -maxrregcount 32/24.
 set -euo pipefail
 out=$1
 check=$2
@@ -58,9 +62,29 @@ list_one() {
   "$nvdisasm" -c -hex -plr -lrm narrow "$c" >"$out/lst/$(basename "$c" .cubin).lst" ||
     { echo "corpus.sh: nvdisasm failed on $c" >&2; return 1; }
 }
-export -f build_one list_one
-export out nvcc ptxas nvdisasm
+build_clang() {
+  local f=$1 b
+  b=clang_$(basename "$(dirname "$f")")_$(basename "$f" .cu)
+  "$ORION_CLANG" -x cuda --cuda-path="$cuda" --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+    --cuda-device-only -O3 -I"$src/benchmarks/programs" -S -o "$out/ptx/$b.ptx" "$f" 2>"$out/ptx/$b.log" ||
+    { echo "corpus.sh: clang failed on $f:" >&2; cat "$out/ptx/$b.log" >&2; return 1; }
+  local v
+  for v in r0 r32 r24; do
+    local flags=()
+    [ "$v" = r0 ] || flags=(-maxrregcount="${v#r}")
+    "$ptxas" -arch=sm_90 "${flags[@]}" -o "$out/cubin/$b.$v.cubin" "$out/ptx/$b.ptx" ||
+      { echo "corpus.sh: ptxas ${flags[*]} failed on $b.ptx" >&2; return 1; }
+  done
+}
+export -f build_one build_clang list_one
+export out nvcc ptxas nvdisasm cuda src ORION_CLANG
 printf '%s\n' "${sources[@]}" | xargs -P "$jobs" -I{} bash -c 'build_one "$1"' _ {}
+if [ -n "${ORION_CLANG:-}" ] && [ -x "$ORION_CLANG" ]; then
+  printf '%s\n' "$src"/benchmarks/programs/*.cu "$src"/test/lit/e2e/*.cu |
+    xargs -P "$jobs" -I{} bash -c 'build_clang "$1"' _ {}
+else
+  echo "corpus.sh: no ORION_CLANG: clang-pipeline cubins left out"
+fi
 ls "$out"/cubin/*.cubin | xargs -P "$jobs" -I{} bash -c 'list_one "$1"' _ {}
 echo "corpus: ${#sources[@]} sources, $(ls "$out"/cubin/*.cubin | wc -l) cubins ($("$nvdisasm" --version | tail -1))"
 exec "$check" "$out"/lst/*.lst

@@ -31,3 +31,14 @@ __global__ void wide(long long *out, const long long *a, const double *d, int k)
   for (int i = 0; i < 32; i++) local[i] = d[(t + i) % 7];
   out[t] = x + (long long)y + (long long)local[k & 31];
 }
+
+// STS [R+UR], R (opcode 0x988: the data register in bits 32-39, the
+// uniform register in 64-69): a masked index into static shared memory.
+__global__ void sts_uniform(float *out, const float *in, int k) {
+  __shared__ float buf[2048];
+  int t = threadIdx.x;
+  buf[(t * 3 + k) & 2047] = in[t];
+  buf[(t * 5 + k) & 2047] = in[t + 1];
+  __syncthreads();
+  out[t] = buf[t];
+}

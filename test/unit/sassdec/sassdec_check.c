@@ -194,8 +194,8 @@ static int tokens(const char *ops, tok *t, int max) {
   int n = 0;
   size_t len = strlen(ops);
   for (size_t i = 0; i < len && n < max; i++) {
-    if (i && is_ident((unsigned char)ops[i - 1]))
-      continue;
+    if (i && (is_ident((unsigned char)ops[i - 1]) || ops[i - 1] == '.'))
+      continue; /* inside a name, or a modifier such as R53.B1 (byte select) */
     const char *p = ops + i;
     int file = -1, num = -1;
     size_t used = 0;
