@@ -344,17 +344,16 @@ static double now_us(void) {
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* Does f take exactly n parameters?  Two queries (the last one exists, the
- * one after it does not) instead of counting: each failing query costs the
- * driver microseconds.  Without cuFuncGetParamInfo (driver < 12.4) the
- * record is trusted. */
+/* Does f take (at least) n parameters?  Only a query that succeeds: the
+ * driver has no parameter count, and a deliberately failing query would
+ * show up as an API error in compute-sanitizer and tools like it.  The
+ * record and the clones come from one compilation, so this guards against
+ * a record that is not f's (too many parameters), not a short count.
+ * Without cuFuncGetParamInfo (driver < 12.4) the record is trusted. */
 static int has_params(CUfunction f, int n) {
-  if (!g.api.cuFuncGetParamInfo)
-    return 1;
   size_t off, size;
-  if (n > 0 && g.api.cuFuncGetParamInfo(f, (size_t)n - 1, &off, &size) != CUDA_SUCCESS)
-    return 0;
-  return g.api.cuFuncGetParamInfo(f, (size_t)n, &off, &size) != CUDA_SUCCESS;
+  return !g.api.cuFuncGetParamInfo || n == 0 ||
+         g.api.cuFuncGetParamInfo(f, (size_t)n - 1, &off, &size) == CUDA_SUCCESS;
 }
 
 /* Step 1 of the file comment.  Called with g.mu held. */

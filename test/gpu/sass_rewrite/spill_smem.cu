@@ -19,7 +19,10 @@ extern "C" __global__ void __launch_bounds__(128, MINB) spill4(float *out, const
 #pragma unroll
   for (int k = 0; k < NACC; k++)
     acc[k] = in[(i + k * 97) & (n - 1)];
-  if (t < 128) tile[(t * 5) & 127] = acc[0] + acc[NACC - 1];
+  // Every entry written whatever the block shape (blocks under 128 threads
+  // would otherwise read uninitialised shared memory).
+  for (int j = t; j < 128; j += nt)
+    tile[(j * 5) & 127] = in[(blockIdx.x * 128 + j) & (n - 1)] + acc[0] * 0.5f;
   __syncthreads();
   for (int it = 0; it < iters; it++) {
 #pragma unroll
@@ -45,7 +48,8 @@ extern "C" __global__ void __launch_bounds__(128, MINB) spill8(double *out, cons
 #pragma unroll
   for (int k = 0; k < 12; k++)
     acc[k] = in[(i + k * 89) & (n - 1)];
-  if (t < 128) tile[(t * 5) & 127] = acc[0] - acc[11];
+  for (int j = t; j < 128; j += nt)
+    tile[(j * 5) & 127] = in[(blockIdx.x * 128 + j) & (n - 1)] - acc[11] * 0.25;
   __syncthreads();
   for (int it = 0; it < iters; it++) {
 #pragma unroll
