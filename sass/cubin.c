@@ -306,7 +306,7 @@ static orion_cubin_status parse_elf(orion_cubin *c, Elf *elf, orion_cubin_diag *
                    (unsigned)eh.e_flags, abi, c->sm);
   if (!(c->sec = calloc(nsec, sizeof *c->sec)) || (nph && !(c->ph = calloc(nph, sizeof *c->ph))))
     return ORION_CUBIN_ERR_NOMEM;
-  c->nsec = nsec;
+  c->nsec = c->orig_nsec = nsec;
   c->nph = nph;
   for (size_t i = 0; i < nph; i++) {
     GElf_Phdr p;
@@ -485,7 +485,10 @@ static Elf64_Phdr move_segment(const orion_cubin *c, const Elf64_Phdr *p, const 
   for (size_t i = 1; i < c->nsec; i++) {
     const cb_sec *s = &c->sec[i];
     if (cb_nobits(s->sh.sh_type)) {
-      if (p->p_memsz > p->p_filesz && (s->sh.sh_flags & SHF_ALLOC) && s->orig_off >= p->p_offset &&
+      /* the writable segment holds the shared-memory sections (memsz 0
+       * while they are all empty) */
+      if ((p->p_memsz > p->p_filesz || (p->p_flags & PF_W)) && (s->sh.sh_flags & SHF_ALLOC) &&
+          s->orig_off >= p->p_offset &&
           s->orig_off <= p->p_offset + p->p_filesz) {
         nobits_delta += (int64_t)s->sh.sh_size - (int64_t)s->orig_size;
         if (!first_nb || s->orig_off < c->sec[first_nb].orig_off)
@@ -528,7 +531,7 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
     it[n++] = (item){s->orig_off, s->orig_size, s->sh.sh_size, s->sh.sh_addralign, 0, i};
   }
   uint64_t shsz = c->nsec * sizeof(Elf64_Shdr), phsz = c->nph * sizeof(Elf64_Phdr);
-  it[n++] = (item){c->eh.e_shoff, shsz, shsz, 8, 0, (size_t)-1};
+  it[n++] = (item){c->eh.e_shoff, c->orig_nsec * sizeof(Elf64_Shdr), shsz, 8, 0, (size_t)-1};
   if (c->nph)
     it[n++] = (item){c->eh.e_phoff, phsz, phsz, 8, 0, (size_t)-2};
   uint64_t tail_from = 0;

@@ -42,6 +42,7 @@ struct orion_cubin {
   size_t nph;
   cb_sec *sec;
   size_t nsec;
+  size_t orig_nsec; /* sections in the input (later ones were added) */
   size_t symtab, nsym; /* the SHT_SYMTAB section (0: none) and its entries */
   size_t nvinfo;       /* the global .nv.info section (0: none) */
   size_t *funcs, nfunc; /* symbol index of each function */

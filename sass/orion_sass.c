@@ -8,7 +8,8 @@
  *   orion-sass frame <cubin>            per function: blocks, calls, R1 setup
  *                                       and moves, frame slots, unsafe facts
  *                                       (sass/frame.c, include/orion/sassrw.h)
- *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]]
+ *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]
+ *                                     [--block N]]
  *                                       read, rewrite, write atomically
  *
  * rewrite without --smem-frame is the IDENTITY: the cubin is parsed (every
@@ -39,12 +40,15 @@ static void usage(FILE *f) {
           "  dump <cubin>            sections, symbols, relocations, .nv.info records\n"
           "  frame <cubin>           per function: basic blocks, calls, R1 setup and\n"
           "                          moves, R1-relative frame slots, unsafe facts\n"
-          "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]]\n"
+          "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
           "                          where safe (--no-dynamic-smem: the caller asserts\n"
-          "                          no kernel is launched with dynamic shared memory);\n"
+          "                          no kernel is launched with dynamic shared memory;\n"
+          "                          --block N: size the region of a kernel without\n"
+          "                          launch bounds for N threads and add them as its\n"
+          "                          EIATTR_MAX_THREADS);\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -341,6 +345,15 @@ int main(int argc, char **argv) {
         smem = 1;
       else if (!strcmp(argv[i], "--no-dynamic-smem"))
         opts.no_dynamic_smem = 1;
+      else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
+        char *end;
+        long b = strtol(argv[++i], &end, 10);
+        if (*end || b < 1 || b > 1024) {
+          fprintf(stderr, "%s: error: --block wants 1..1024 threads, not '%s'\n", prog, argv[i]);
+          return 2;
+        }
+        opts.block = (unsigned)b;
+      }
       else if (argv[i][0] != '-' && !in)
         in = argv[i];
       else {
@@ -352,8 +365,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: error: usage: orion-sass rewrite <in> -o <out>\n", prog);
       return 2;
     }
-    if (opts.no_dynamic_smem && !smem) {
-      fprintf(stderr, "%s: error: --no-dynamic-smem needs --smem-frame\n", prog);
+    if ((opts.no_dynamic_smem || opts.block) && !smem) {
+      fprintf(stderr, "%s: error: --no-dynamic-smem and --block need --smem-frame\n", prog);
       return 2;
     }
     return cmd_rewrite(in, out, smem ? &opts : NULL);

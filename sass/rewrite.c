@@ -34,6 +34,11 @@
 #define SR_CGACTAID 0x88
 #define PROLOGUE 10
 #define STATIC_SMEM_MAX 0xc000u /* 48 KB of static shared memory per block */
+/* sm_90, ptxas 13: static shared data starts after a 1 KB reserved area
+ * (.nv.shared.reserved.0; the code forms addresses from 0x400) and the
+ * .nv.shared.<k> size counts that area (0x600 for 512 bytes of data). */
+#define SM90_RESERVED_SMEM 0x400u
+#define SHF_WAI 0x43u /* SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, as ptxas */
 
 /* NOP as ptxas 13 emits it for sm_90. */
 static const orion_sass_word W_NOP = {0x0000000000007918ull, 0x000fc00000000000ull};
@@ -50,6 +55,17 @@ static int attr_without_offsets(unsigned a) {
   default:
     return 0;
   }
+}
+
+/* Add .nv.shared.<k> for kernel f, size bytes. */
+static orion_cubin_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64_t size,
+                                     unsigned align) {
+  char name[512];
+  if ((size_t)snprintf(name, sizeof name, ".nv.shared.%s", f->name) >= sizeof name)
+    return ORION_CUBIN_ERR_RANGE;
+  size_t idx;
+  return orion_cubin_add_nobits_section(c, name, SHF_WAI, (uint32_t)f->text, align < 4 ? 4 : align,
+                                        size, &idx);
 }
 
 static int shifted_list(unsigned a) {
@@ -147,8 +163,6 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     REFUSE("may use dynamic shared memory (pass --no-dynamic-smem when it does not)");
   if (f.regcount < 7)
     REFUSE("fewer than 7 registers for the prologue");
-  if (!f.shared)
-    REFUSE("no .nv.shared section to grow (adding one is not supported yet)");
   if (orion_cubin_get_section(c, f.text, &ts))
     return ORION_ERR_INTERNAL;
   if (f.value != 0 || f.size != ts.size)
@@ -161,6 +175,11 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   int64_t thr = f.max_threads[0] >= 0 ? f.max_threads[0] * f.max_threads[1] * f.max_threads[2]
                 : f.reqntid[0] >= 0    ? f.reqntid[0] * f.reqntid[1] * f.reqntid[2]
                                        : -1;
+  int add_bound = 0;
+  if (thr <= 0 && opts->block > 0 && opts->block <= 1024 && f.nvinfo) {
+    thr = opts->block;
+    add_bound = 1;
+  }
   if (thr <= 0)
     REFUSE("no maximum block size (launch bounds / .maxntid)");
   for (size_t s = 1; s < orion_cubin_section_count(c); s++) {
@@ -180,7 +199,9 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     REFUSE("EIATTR %s (0x%02x) may hold code offsets", nm ? nm : "?", r.attr);
   }
   unsigned gran = fr->max_access;
-  uint32_t region = (uint32_t)((f.shared_size + 15) & ~(uint64_t)15);
+  if (!f.shared && !orion_cubin_find_section(c, ".nv.shared.reserved.0"))
+    REFUSE("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
+  uint32_t region = f.shared ? (uint32_t)((f.shared_size + 15) & ~(uint64_t)15) : SM90_RESERVED_SMEM;
   uint64_t chunks = (fr->frame_bytes + gran - 1) / gran;
   uint64_t bytes = chunks * (uint64_t)thr * gran;
   if (region + bytes > STATIC_SMEM_MAX)
@@ -321,9 +342,20 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
       REFUSE("cannot move a symbol");
     }
   }
-  if (orion_cubin_set_nobits_size(c, f.shared, region + bytes)) {
+  if (f.shared ? orion_cubin_set_nobits_size(c, f.shared, region + bytes) != ORION_CUBIN_OK
+               : add_shared(c, &f, region + bytes, gran) != ORION_CUBIN_OK) {
     st = ORION_ERR_INTERNAL;
-    REFUSE("cannot grow the shared-memory section");
+    REFUSE("cannot %s the shared-memory section", f.shared ? "grow" : "add");
+  }
+  if (add_bound) {
+    unsigned char mt[12] = {0};
+    for (int b = 0; b < 4; b++)
+      mt[b] = (unsigned char)((uint32_t)thr >> (8 * b));
+    mt[4] = mt[8] = 1;
+    if (orion_cubin_nvinfo_append(c, f.nvinfo, ORION_EIFMT_SVAL, ORION_EIATTR_MAX_THREADS, 12, mt, 12)) {
+      st = ORION_ERR_INTERNAL;
+      REFUSE("cannot add EIATTR_MAX_THREADS");
+    }
   }
   static const unsigned zero_attrs[3] = {ORION_EIATTR_FRAME_SIZE, ORION_EIATTR_MIN_STACK_SIZE,
                                          ORION_EIATTR_MAX_STACK_SIZE};

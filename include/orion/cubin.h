@@ -128,6 +128,19 @@ orion_cubin_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
 /* Set sh_size of a NOBITS section (e.g. .nv.shared.<k>). */
 orion_cubin_status orion_cubin_set_nobits_size(orion_cubin *c, size_t idx, uint64_t size);
 orion_cubin_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint32_t info);
+/* Add a NOBITS section (sass/cubin_add.c has what ptxas writes for one):
+ * header (appended: *idx is the old section count, nothing is renumbered),
+ * name in .shstrtab, a local STT_SECTION symbol appended to .symtab; it is
+ * placed with the input's first allocated NOBITS section (sm_90:
+ * .nv.shared.reserved.0), so the writable segment grows by size.  For a
+ * kernel's shared memory: name ".nv.shared.<k>", flags SHF_WRITE|SHF_ALLOC|
+ * SHF_INFO_LINK (0x43), info the kernel's text section.  Errors:
+ * INVALID_ARG (a section of that name exists, align not a power of 2),
+ * RANGE (info out of range, no symbol table), NOT_FOUND (no allocated
+ * NOBITS section to place it with), NOMEM (the cubin is unchanged). */
+orion_cubin_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
+                                                  uint32_t info, uint64_t align, uint64_t size,
+                                                  size_t *idx);
 
 /* ---- symbols (of the one SHT_SYMTAB; index 0 is the null symbol) ---- */
 #define ORION_CUBIN_STO_ENTRY 0x10 /* st_other bit of kernel entries */

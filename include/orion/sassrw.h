@@ -28,7 +28,11 @@
  * bytes), N the kernel's maximum threads per block (EIATTR_MAX_THREADS or
  * REQNTID, required) and t the linear thread index,
  *     byte off of the frame  ->  R + (off / G) * N * G + off % G,
- *     R = region + t * G      (region: the old .nv.shared.<k> size, 16-aligned)
+ *     R = region + t * G      (region: the old .nv.shared.<k> size, 16-aligned;
+ *                              a kernel without one gets one, see
+ *                              orion_cubin_add_nobits_section, and region
+ *                              0x400: sm_90 static data starts after the
+ *                              1 KB reserved area the size counts)
  * so a warp's G-byte accesses to one slot hit consecutive G-byte words
  * (bank-conflict free for G-byte accesses; 4-byte accesses in a frame with
  * G = 8 or 16 see a 2- or 4-way conflict).  Every access must be naturally
@@ -47,9 +51,8 @@
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels; calls (the compressible stack of orion-ra is not implemented
- * yet); other functions in the kernel's text section; no .nv.shared.<k>
- * section (adding a section is not supported by the cubin layer yet); no
- * maximum block size; sub-word or misaligned frame accesses; frame offsets
+ * yet); other functions in the kernel's text section; no
+ * maximum block size (and no opts->block); sub-word or misaligned frame accesses; frame offsets
  * outside [0, frame); fewer than 7 registers; a static shared size above
  * 48 KB; .nv.info.<k> records that may hold instruction offsets other than
  * the ones above; debug sections other than .debug_frame; and, unless the
@@ -123,6 +126,11 @@ const orion_sassrw_func *orion_sassrw_get(const orion_sassrw *a, size_t i);
 
 typedef struct orion_sassrw_opts {
   int no_dynamic_smem; /* the caller knows no kernel uses dynamic shared memory */
+  /* Threads per block to size the region for when the kernel has neither
+   * EIATTR_MAX_THREADS nor REQNTID (0: refuse such kernels); the rewrite
+   * then adds EIATTR_MAX_THREADS {block, 1, 1}, so the driver refuses
+   * larger launches as it does for .maxntid. */
+  unsigned block;
 } orion_sassrw_opts;
 
 /* Per-kernel outcome of the rewrite. */

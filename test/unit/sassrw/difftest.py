@@ -5,7 +5,7 @@ disassembly: every line the rewrite changed is one it meant to change.
   difftest.py ORION_SASS NVDISASM CUOBJDUMP WORKDIR CUBIN...
 
 For each cubin: `orion-sass frame` and `info` must succeed; `orion-sass
-rewrite --smem-frame --no-dynamic-smem` writes WORKDIR/<name>.rw.cubin,
+rewrite --smem-frame --no-dynamic-smem --block 32` writes WORKDIR/<name>.rw.cubin,
 which `orion-sass info`, `cuobjdump -elf` and `nvdisasm` must read without
 error.  Then, per function of the nvdisasm listing (`nvdisasm -c`):
   - a function the rewrite left alone disassembles identically;
@@ -17,7 +17,11 @@ error.  Then, per function of the nvdisasm listing (`nvdisasm -c`):
     rewrite reported it, and the entry's LDC R1 / R1 moves -> NOP;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
-  - `orion-sass info` reports frame 0 and the grown shared size.
+  - `orion-sass info` reports frame 0 and the grown shared size;
+  - a kernel that had no .nv.shared.<k> has one now (readelf -S: NOBITS,
+    flags WAI, sh_info its text section), with a section symbol, inside the
+    writable LOAD segment (readelf -l), and max-threads 32 in `info` when it
+    had no launch bounds.
 At least one kernel must have been rewritten over all cubins (the test
 cannot pass vacuously); exit 1 on the first mismatch, with the lines.
 """
@@ -116,18 +120,42 @@ def check_kernel(name, old, new, rep):
     return None if changed else "rewritten but no line changed"
 
 
+def check_added(rw, f, info, had_bounds):
+    """The .nv.shared.<f> the rewrite added, as ptxas writes one."""
+    name = ".nv.shared." + f
+    secs = run(["readelf", "-SW", rw])
+    m = re.search(r"\[\s*(\d+)\] %s\s+NOBITS\s+\S+\s+\S+\s+(\S+)\s+\S+\s+WAI\s+0\s+(\d+)" % re.escape(name), secs)
+    t = re.search(r"\[\s*(\d+)\] \.text\.%s\s" % re.escape(f), secs)
+    if not m or not t or m.group(3) != t.group(1):
+        sys.exit("FAIL: %s: %s missing or not NOBITS/WAI/info=text:\n%s" % (rw, name, secs))
+    syms = run(["readelf", "-sW", rw])
+    if not re.search(r"SECTION\s+LOCAL\s+DEFAULT\s+%s %s$" % (m.group(1), re.escape(name)), syms, re.M):
+        sys.exit("FAIL: %s: no section symbol for %s" % (rw, name))
+    segs = run(["readelf", "-lW", rw])
+    rwseg = re.search(r"LOAD\s+\S+\s+\S+\s+\S+\s+0x0+\s+(0x[0-9a-f]+)\s+RW ", segs)
+    if not rwseg or int(rwseg.group(1), 16) < int(m.group(2), 16) or not re.search(r"^\s+\d+\s+.*%s" % re.escape(name), segs, re.M):
+        sys.exit("FAIL: %s: the writable segment does not hold %s:\n%s" % (rw, name, segs))
+    if not had_bounds and not re.search(r"^kernel %s: .* max-threads 32x1x1 " % re.escape(f), info, re.M):
+        sys.exit("FAIL: %s: %s: no EIATTR_MAX_THREADS 32x1x1 added" % (rw, f))
+    print("ok: %s: %s added (size %s)" % (os.path.basename(rw), name, m.group(2)))
+    return 1
+
+
 def main():
     if len(sys.argv) < 6:
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = 0
+    total = added = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         rw = base + ".rw.cubin"
         run([sass, "frame", cubin])
         run([sass, "info", cubin])
-        out = run([sass, "rewrite", "--smem-frame", "--no-dynamic-smem", cubin, "-o", rw])
+        out = run([sass, "rewrite", "--smem-frame", "--no-dynamic-smem", "--block", "32", cubin, "-o", rw])
+        had_shared = set(re.findall(r"\.nv\.shared\.(\S+)", run(["readelf", "-SW", cubin])))
+        had_bounds = {k for k, t in re.findall(r"^kernel (\S+): .* max-threads (\S+)", run([sass, "info", cubin]), re.M)
+                      if t != "-"}
         reps = {}
         for line in out.splitlines():
             m = re.match(r"^(\S+): rewritten: (\d+) local accesses -> shared \[0x([0-9a-f]+), 0x([0-9a-f]+)\) "
@@ -161,11 +189,15 @@ def main():
             if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != reps[f]["end"]:
                 sys.exit("FAIL: %s: %s: info says frame/smem %s, expected 0 and %d" %
                          (rw, f, m.groups() if m else None, reps[f]["end"]))
+            if f not in had_shared:
+                added += check_added(rw, f, info, f in had_bounds)
             total += 1
             print("ok: %s %s (%d instructions)" % (os.path.basename(cubin), f, len(new[f])))
     if not total:
         sys.exit("FAIL: no kernel was rewritten")
-    print("%d kernels rewritten and checked" % total)
+    if not added:
+        sys.exit("FAIL: no kernel got a new .nv.shared section")
+    print("%d kernels rewritten and checked (%d with an added .nv.shared section)" % (total, added))
 
 
 if __name__ == "__main__":

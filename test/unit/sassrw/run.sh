@@ -7,7 +7,8 @@
 # Cubins (nvcc -cubin -arch=sm_90, ~10 s on 2 cores):
 #   test/gpu/sass_rewrite/spill_smem.cu at -DMINB=16 and 12 (32 and 40
 #     registers: both kernels spill, 4- and 8-byte slots; rewritten)
-#   test/lit/e2e/spill-heavy.cu -maxrregcount=32 (no .nv.shared: refused)
+#   test/lit/e2e/spill-heavy.cu -maxrregcount=32 (no .nv.shared, no launch
+#     bounds: rewritten with an added section, --block 32)
 #   test/lit/e2e/noinline-call.cu -maxrregcount=32 (a call: refused)
 #   test/lit/e2e/shared-mem.cu (no frame: left alone)
 # Exit 77 (skipped) without nvcc, nvdisasm or cuobjdump.
