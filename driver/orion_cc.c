@@ -45,6 +45,7 @@
 #include "orion_build_config.h"
 #include "proc.h"
 #include "ptx.h"
+#include "ptxas_driver.h"
 #include "ptxas_info.h"
 #include "toolpaths.h"
 #include "util.h"
@@ -124,11 +125,14 @@ static void usage(FILE *f) {
           "  --orion-rt=MODE        link liborionrt: static (default), shared, or none (no\n"
           "                         runtime: kernel launches stay plain cudaLaunchKernel)\n"
           "  --orion-spill=POLICY   versions that spill or keep a stack frame: auto (default:\n"
-          "                         SASS rewrite if available, else ptxas's\n"
+          "                         ptxas's\n"
           "                         .pragma \"enable_smem_spilling\" with .maxntid where ptxas\n"
           "                         allows it and it lowers local-memory traffic), pragma\n"
           "                         (the pragma wherever ptxas accepts it: the baseline),\n"
-          "                         off (leave them as ptxas made them)\n"
+          "                         off (leave them as ptxas made them), sass (the SASS\n"
+          "                         rewriter where it applies - sm_90, no dynamic shared\n"
+          "                         memory, no calls - else as auto; not the default until\n"
+          "                         checked on a GPU)\n"
           "  --help, --version\n"
           "\n"
           "PTX input (.ptx): --cuda-gpu-arch=ARCH (one), -S (write versioned PTX),\n"
@@ -211,8 +215,8 @@ static int parse_args(cc *c, int argc, char **argv) {
       continue;
     }
     if (drv_has_prefix(a, "--orion-spill=")) {
-      if (strcmp(a + 14, "auto") && strcmp(a + 14, "pragma") && strcmp(a + 14, "off")) {
-        drv_error("invalid value in '%s' (expected auto, pragma or off)", a);
+      if (optx_spill_policy_parse(a + 14) < 0) {
+        drv_error("invalid value in '%s' (expected auto, pragma, off or sass)", a);
         return 0;
       }
       c->spill = a + 14;

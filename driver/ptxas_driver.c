@@ -106,7 +106,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   if (spill_env && *spill_env) {
     int p = optx_spill_policy_parse(spill_env);
     if (p < 0) {
-      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, pragma or off)",
+      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, pragma, off or sass)",
                            spill_env);
       return -1;
     }
@@ -136,7 +136,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
       } else if (drv_has_prefix(a, "--orion-spill=")) {
         int p = optx_spill_policy_parse(a + 14);
         if (p < 0) {
-          *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma or off)", a);
+          *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma, off or sass)", a);
           free(report_opt);
           return -1;
         }
@@ -147,7 +147,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
       } else {
         *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
                              "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
-                             "--orion-spill=auto|pragma|off, --orion-commands)", a);
+                             "--orion-spill=auto|pragma|off|sass, --orion-commands)", a);
         free(report_opt);
         return -1;
       }
@@ -490,7 +490,7 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     const char *tag;
     clones += ptx_split_clone_name(m.entries[i].name, &kl, &tag);
   }
-  int forced = c->spill_given && c->spill == OPTX_SPILL_PRAGMA;
+  int forced = c->spill_given && (c->spill == OPTX_SPILL_PRAGMA || c->spill == OPTX_SPILL_SASS);
   if (!clones && !c->report && !res_out && !c->keep_ptx && !forced) {
     ptx_module_free(&m);
     sb_free(&text);
@@ -532,7 +532,7 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     ed[i].drop = c->merge && res->e[i].duplicate_of >= 0;
     n_dup += (size_t)ed[i].drop;
   }
-  int n_pragma = drv_pending_signal() ? 0 : optx_spill_fallback(c, real, &m, res, ed);
+  int n_pragma = drv_pending_signal() ? 0 : optx_spill_fallback(c, real, &m, tmp_out, res, ed);
   const strbuf *final_text = &text;
   strbuf edited;
   sb_init(&edited);
@@ -597,6 +597,13 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     n_pragma = 0;
   }
   free(ed);
+  if (!drv_pending_signal() && optx_spill_apply_sass(c, &m, tmp_out, res) != 0) {
+    unlink(tmp_out);
+    drv_proc_result_free(&r1);
+    sb_free(&edited);
+    status = 1;
+    goto done;
+  }
 
   emit_output(&r1, c->verbose);
   drv_proc_result_free(&r1);

@@ -18,7 +18,10 @@
  *                             it and it reduces local-memory traffic without
  *                             costing occupancy; pragma: the smem pragma
  *                             wherever ptxas accepts it (the "ptxas
- *                             enable_smem_spilling" baseline); off: nothing
+ *                             enable_smem_spilling" baseline); off: nothing;
+ *                             sass: the SASS rewriter (sm_90, no dynamic
+ *                             shared memory, not -rdc) where it applies,
+ *                             else the pragma path as under auto
  *       --orion-commands      print each ptxas command before running it
  *                             (env ORION_PTXAS_COMMANDS=1)
  *     Any other --orion- option is an error (exit 1).
@@ -56,6 +59,7 @@ typedef enum optx_spill_policy {
   OPTX_SPILL_AUTO,
   OPTX_SPILL_PRAGMA,
   OPTX_SPILL_OFF,
+  OPTX_SPILL_SASS,
 } optx_spill_policy;
 
 typedef struct optx_cmd {
@@ -93,6 +97,7 @@ typedef struct optx_entry {
   /* The spill fallback (ptxas_spill.c); spill_path NULL: not considered
    * (merged or not compiled). */
   const char *spill_path; /* "sass", "smem-pragma" or "kept" */
+  int sass_block;     /* the SASS path: threads to size for (0: the kernel's own bounds) */
   char *spill_reason;
   char *sass_note;    /* why the SASS rewriter did not apply, or NULL */
   int spill_block;    /* threads/block the shared spill area is sized for */
@@ -145,7 +150,13 @@ const char *optx_spill_policy_name(optx_spill_policy p);
  * `before`).  Runs ptxas -v --entry ... on the candidates.  Returns the
  * number of versions that take the pragma path. */
 int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
-                        optx_result *res, ptx_edit *edits);
+                        const char *cubin, optx_result *res, ptx_edit *edits);
+/* The SASS path on the final cubin (path cubin, rewritten in place,
+ * atomically): every entry whose spill_path is "sass" is rewritten; one
+ * the rewrite now refuses becomes "kept" with the reason.  Returns 0, or
+ * -1 with an error printed when the cubin cannot be read or written. */
+int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cubin,
+                          optx_result *res);
 /* Undo the pragma path of every entry (the final assembly failed). */
 void optx_spill_revert(optx_result *res, const char *why);
 

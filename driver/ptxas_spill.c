@@ -41,31 +41,117 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "orion/cubin.h"
 #include "orion/occupancy.h"
 #include "orion/record.h"
+#include "orion/sassrw.h"
 #include "orion/rt.h"
 #include "ptxas_driver.h"
 
-static const char *const policy_names[] = {"auto", "pragma", "off"};
+static const char *const policy_names[] = {"auto", "pragma", "off", "sass"};
 
 int optx_spill_policy_parse(const char *s) {
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     if (strcmp(s, policy_names[i]) == 0)
       return i;
   return -1;
 }
 
 const char *optx_spill_policy_name(optx_spill_policy p) {
-  return (unsigned)p < 3 ? policy_names[p] : "?";
+  return (unsigned)p < 4 ? policy_names[p] : "?";
 }
 
-/* The single decision point for the SASS path.  When sass/ can rewrite a
- * version (arch supported, kernel proven safe), it answers 1 here. */
-static int sass_available(const optx_cmd *c, const optx_entry *e, const char **why) {
-  (void)c;
-  (void)e;
-  *why = "sass rewriter not built yet";
-  return 0;
+/* The first-run cubin, read and analysed once for every entry. */
+typedef struct sass_trial {
+  const char *path;
+  int tried;
+  orion_cubin *cubin;
+  orion_sassrw *an;
+  char err[300];
+} sass_trial;
+
+static void trial_free(sass_trial *t) {
+  orion_sassrw_free(t->an);
+  orion_cubin_free(t->cubin);
+}
+
+/* Rewrite entry `name` of cubin c (analysis a) with the driver's options;
+ * 1 rewritten, 0 refused (msg says why), -1 the cubin is now half-edited. */
+static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
+                            char *msg, size_t n) {
+  size_t fi = orion_cubin_func_count(c);
+  for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
+    orion_cubin_func f;
+    if (!orion_cubin_get_func(c, k, &f) && f.is_kernel && !strcmp(f.name, name))
+      fi = k;
+  }
+  if (fi == orion_cubin_func_count(c)) {
+    snprintf(msg, n, "not in the cubin");
+    return 0;
+  }
+  orion_sassrw_opts o = {1, block > 0 ? (unsigned)block : 0};
+  orion_sassrw_result r;
+  orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, &r);
+  snprintf(msg, n, "%s", r.msg);
+  return st != ORION_OK ? -1 : r.rewritten;
+}
+
+/* The single decision point for the SASS path: 1 when sass/ rewrites the
+ * version (policy sass, sm_90, not -rdc, no dynamic shared memory, and the
+ * rewrite succeeds on a copy of the first-run cubin); else 0 with *why. */
+static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
+                          optx_entry *e, int block, sass_trial *t, char **why) {
+  int sm = 0;
+  if (c->spill != OPTX_SPILL_SASS) {
+    *why = drv_xstrdup("off by default (--orion-spill=sass enables it)");
+    return 0;
+  }
+  if (!c->gpu || orion_arch_from_name(c->gpu, &sm) != ORION_OK || sm != 90) {
+    *why = drv_xasprintf("architecture %s not supported (sm_90 only)", c->gpu ? c->gpu : "(default)");
+    return 0;
+  }
+  if (c->rdc) {
+    *why = drv_xstrdup("-rdc (relocatable code)");
+    return 0;
+  }
+  ptx_reach r;
+  ptx_entry_reach(m, pe, &r);
+  if (r.dyn_smem) {
+    *why = drv_xasprintf("dynamic shared memory (%s)", r.dyn_what);
+    return 0;
+  }
+  if (!t->tried) {
+    t->tried = 1;
+    orion_cubin_diag d = {{0}};
+    orion_cubin_status cs = orion_cubin_read_file(t->path, &t->cubin, &d);
+    if (cs != ORION_CUBIN_OK)
+      snprintf(t->err, sizeof t->err, "cannot read the cubin: %s", d.msg[0] ? d.msg : orion_cubin_strerror(cs));
+    else if (orion_sassrw_analyze(t->cubin, &t->an) != ORION_OK)
+      snprintf(t->err, sizeof t->err, "cannot analyse the cubin");
+  }
+  if (!t->an) {
+    *why = drv_xstrdup(t->err);
+    return 0;
+  }
+  /* a trial on a copy: the real rewrite is done on the final cubin */
+  unsigned char *bytes = NULL;
+  size_t size = 0;
+  orion_cubin *copy = NULL;
+  char msg[256];
+  int ok = -1;
+  if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_CUBIN_OK &&
+      orion_cubin_parse(bytes, size, &copy, NULL) == ORION_CUBIN_OK)
+    ok = sass_rewrite_one(copy, t->an, e->name, block, msg, sizeof msg);
+  else
+    snprintf(msg, sizeof msg, "cannot copy the cubin");
+  free(bytes);
+  orion_cubin_free(copy);
+  if (ok != 1) {
+    *why = drv_xstrdup(msg);
+    return 0;
+  }
+  *why = drv_xstrdup(msg);
+  return 1;
 }
 
 static void set_path(optx_entry *e, const char *path, char *reason) {
@@ -225,7 +311,8 @@ static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, 
 }
 
 int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
-                        optx_result *res, ptx_edit *edits) {
+                        const char *cubin, optx_result *res, ptx_edit *edits) {
+  sass_trial trial = {cubin, 0, NULL, NULL, ""};
   int *cand = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *cand);
   size_t nc = 0;
   int major = -1, minor = 0;
@@ -250,14 +337,19 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
                                        : "original without launch bounds"));
       continue;
     }
-    const char *why = NULL;
-    if (c->spill == OPTX_SPILL_AUTO) {
-      if (sass_available(c, e, &why)) {
-        set_path(e, "sass", drv_xstrdup("SASS rewrite"));
+    if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS) {
+      char *why = NULL;
+      int block = own_bounds ? 0 : record_block(m, e->kernel);
+      if (sass_available(c, m, pe, e, block, &trial, &why)) {
+        set_path(e, "sass", drv_xasprintf("--orion-spill=sass; %s", why));
+        free(why);
+        e->sass_block = block;
+        e->spill_block = own_bounds ? ptx_entry_threads(pe) : block;
+        e->spill_maxntid = !own_bounds;
         continue;
       }
       free(e->sass_note);
-      e->sass_note = drv_xstrdup(why);
+      e->sass_note = why;
     }
     if (c->rdc) {
       set_path(e, "kept", drv_xstrdup("-rdc (relocatable code: ptxas refuses the pragma)"));
@@ -330,7 +422,61 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
     ptxas_info_free(&info);
   free(msg);
   free(cand);
+  trial_free(&trial);
+  /* the recorded refusal: "sass: <reason>; pragma: ..." */
+  for (size_t i = 0; c->spill == OPTX_SPILL_SASS && i < res->n; i++) {
+    optx_entry *e = &res->e[i];
+    if (e->sass_note && e->spill_path && strcmp(e->spill_path, "sass") != 0) {
+      char *r = drv_xasprintf("sass: %s; pragma: %s", e->sass_note, e->spill_reason ? e->spill_reason : "");
+      free(e->spill_reason);
+      e->spill_reason = r;
+    }
+  }
   return taken;
+}
+
+int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cubin,
+                          optx_result *res) {
+  (void)m;
+  size_t n = 0;
+  for (size_t i = 0; i < res->n; i++)
+    n += res->e[i].spill_path && !strcmp(res->e[i].spill_path, "sass");
+  if (!n || c->spill != OPTX_SPILL_SASS)
+    return 0;
+  orion_cubin *cb = NULL;
+  orion_sassrw *an = NULL;
+  orion_cubin_diag d = {{0}};
+  orion_cubin_status cs = orion_cubin_read_file(cubin, &cb, &d);
+  if (cs != ORION_CUBIN_OK || orion_sassrw_analyze(cb, &an) != ORION_OK) {
+    drv_error("%s: cannot read the assembled cubin for the SASS rewrite: %s", c->input,
+              cs ? (d.msg[0] ? d.msg : orion_cubin_strerror(cs)) : "analysis failed");
+    orion_cubin_free(cb);
+    return -1;
+  }
+  int bad = 0;
+  for (size_t i = 0; i < res->n && !bad; i++) {
+    optx_entry *e = &res->e[i];
+    if (!e->spill_path || strcmp(e->spill_path, "sass") != 0)
+      continue;
+    char msg[256];
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, msg, sizeof msg);
+    if (ok < 0) {
+      drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
+      bad = 1;
+    } else if (!ok) { /* differs from the trial: the final cubin keeps it */
+      set_path(e, "kept", drv_xasprintf("sass: %s (on the final cubin)", msg));
+    } else {
+      e->fig.stack_frame = 0;
+      e->fig.spill_stores = e->fig.spill_loads = 0;
+    }
+  }
+  if (!bad && (cs = orion_cubin_write_file(cb, cubin, &d)) != ORION_CUBIN_OK) {
+    drv_error("%s: cannot write the rewritten cubin: %s", cubin, d.msg[0] ? d.msg : orion_cubin_strerror(cs));
+    bad = 1;
+  }
+  orion_sassrw_free(an);
+  orion_cubin_free(cb);
+  return bad ? -1 : 0;
 }
 
 void optx_spill_revert(optx_result *res, const char *why) {
