@@ -18,20 +18,16 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eval"))
+import benchlib  # noqa: E402
 
 
 def run(binary, env_extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ORION_")}
-    env["ORION_CACHE"] = "off"
-    env.update(env_extra)
-    r = subprocess.run([binary], capture_output=True, text=True, env=env, timeout=600)
-    m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
-    f = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else {}
-    if r.returncode != 0 or f.get("check") != "PASS":
-        raise RuntimeError(f"{binary} {env_extra}: rc {r.returncode} {r.stderr[-300:]}")
-    return f, r.stderr
+    """(RESULT fields, stderr tail); raises unless the check passed."""
+    r = benchlib.run_checked(binary, (), env_extra)
+    return r.fields, r.stderr
 
 
 def main():
