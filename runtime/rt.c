@@ -84,7 +84,6 @@ typedef struct rt_kernel {
   CUfunction split_fn; /* <name>__orion_split, or NULL */
   unsigned long long module_key;
   int warned_fixed;
-  double load_us; /* ORION_DEBUG: time spent loading the clones */
   struct rt_kernel *next;
 } rt_kernel;
 
@@ -362,7 +361,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
   k->state = K_PLAIN;
   /* ORION_DEBUG: host time of each step (function, global, record copy,
    * parameters, enumeration) for the cost line. */
-  double ts[6] = {0};
+  double ts[6] = {0}, load_us = 0;
   if (g.debug)
     ts[0] = now_us();
   if (cudaGetFuncBySymbol(&f, k->stub) != cudaSuccess)
@@ -447,7 +446,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
       if (g.api.cuFuncLoad)
         g.api.cuFuncLoad(fs[i]);
       if (g.debug)
-        k->load_us += now_us() - t0;
+        load_us += now_us() - t0;
       if (g.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fs[i]) == CUDA_SUCCESS)
         k->nbin++;
     }
@@ -459,12 +458,12 @@ static void discover(rt_kernel *k, const orion_site *site) {
   if (k->split_fn && g.api.cuFuncLoad)
     g.api.cuFuncLoad(k->split_fn);
   if (g.debug) {
-    k->load_us += now_us() - t0;
+    load_us += now_us() - t0;
     fprintf(stderr,
             "orion: debug: %s: function %.0f us, global %.0f us, record copy %.0f us, "
             "parameters %.0f us, clones %.0f us (loading them and the split clone %.0f us)\n",
             k->name, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], ts[4] - ts[3],
-            ts[5] - ts[4], k->load_us);
+            ts[5] - ts[4], load_us);
   }
   k->module_key = module_key(site, k);
   k->state = K_READY;

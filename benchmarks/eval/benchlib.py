@@ -97,6 +97,14 @@ def run_checked(binary, args=(), env_extra=None, report=False, energy=None, time
     return r
 
 
+def programs(bin_dir, names=""):
+    """The programs to run: the comma-separated names, else every executable
+    in bin_dir without a dot in its name (build logs and the like skipped)."""
+    return [p for p in names.split(",") if p] or sorted(
+        f for f in os.listdir(bin_dir)
+        if os.access(os.path.join(bin_dir, f), os.X_OK) and "." not in f)
+
+
 def tuned_configs(report):
     """The configurations of a liborionrt report with more than one version."""
     return [c for c in report["configs"] if len(c["versions"]) > 1]

@@ -146,9 +146,7 @@ def main():
         if not os.path.isdir(os.path.join(o.bins, b)):
             sys.exit(f"measure.py: no build {os.path.join(o.bins, b)} "
                      "(make it with benchmarks/run.sh build)")
-    progs = [p for p in o.programs.split(",") if p] or sorted(
-        p for p in os.listdir(orion_dir) if os.access(os.path.join(orion_dir, p), os.X_OK)
-        and "." not in p)
+    progs = benchlib.programs(orion_dir, o.programs)
     os.makedirs(o.out, exist_ok=True)
     extras = [x for x in EXTRA if os.path.isdir(os.path.join(o.bins, x))]
     energy = os.path.join(o.bins, "energy")

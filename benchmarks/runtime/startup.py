@@ -37,9 +37,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", default="startup")
     o = ap.parse_args()
-    progs = [p for p in o.programs.split(",") if p] or sorted(
-        f for f in os.listdir(o.bin_dir)
-        if os.access(os.path.join(o.bin_dir, f), os.X_OK) and "." not in f)
+    progs = benchlib.programs(o.bin_dir, o.programs)
     modes = {"off": "off", "orig": "fixed:orig", "adaptive": "adaptive"}
     rows, dbg_rows = [], []
     for prog in progs:

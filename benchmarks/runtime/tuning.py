@@ -42,9 +42,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default="tuning")
     o = ap.parse_args()
-    progs = [p for p in o.programs.split(",") if p] or sorted(
-        f for f in os.listdir(o.bin_dir)
-        if os.access(os.path.join(o.bin_dir, f), os.X_OK) and "." not in f)
+    progs = benchlib.programs(o.bin_dir, o.programs)
     tmp = tempfile.mkdtemp(prefix="orion-tuning-")
     rows, kernel_rows = [], []
     for prog in progs:

@@ -21,28 +21,17 @@ import argparse
 import os
 import re
 import stat
-import subprocess
 import sys
 import tempfile
 
-
-def have_gpu():
-    try:
-        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
-        return r.returncode == 0 and "GPU" in r.stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rt_modes  # noqa: E402  (its runner and GPU probe)
 
 
 def run(binary, args, env_extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ORION_")}
-    env["ORION_CACHE"] = "off"
-    env.update(env_extra)
-    r = subprocess.run([binary] + args, capture_output=True, text=True, env=env, timeout=600)
-    m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
-    fields = dict(kv.split("=", 1) for kv in m.group(1).split()) if m else {}
-    warnings = [line for line in r.stderr.splitlines() if line.startswith("orion:")]
-    return r.returncode, fields, warnings, r.stderr
+    """rt_modes.run plus the runtime's own stderr lines ("orion: ...")."""
+    rc, fields, _, err = rt_modes.run(binary, args, env_extra)
+    return rc, fields, [line for line in err.splitlines() if line.startswith("orion:")], err
 
 
 def main():
@@ -51,7 +40,7 @@ def main():
     ap.add_argument("--programs", default="backprop,hotspot,nlm_denoise")
     ap.add_argument("--args", default="-s small")
     o = ap.parse_args()
-    if not have_gpu():
+    if not rt_modes.have_gpu():
         print("SKIP: no CUDA GPU on this machine (rt_env needs one)")
         return 77
     args = o.args.split()

@@ -35,7 +35,10 @@ def have_gpu():
 
 
 def run(binary, args, env_extra, report=None):
-    env = dict(os.environ)
+    """(exit status, RESULT fields, report JSON or None, stderr); the
+    program sees no ORION_* setting of ours but env_extra's (cache off
+    unless env_extra names one)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORION_")}
     env.update(env_extra)
     env.setdefault("ORION_CACHE", "off")
     if report:
