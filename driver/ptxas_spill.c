@@ -89,7 +89,7 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
     snprintf(msg, n, "not in the cubin");
     return 0;
   }
-  orion_sassrw_opts o = {1, block > 0 ? (unsigned)block : 0};
+  orion_sassrw_opts o = {.no_dynamic_smem = 1, .block = block > 0 ? (unsigned)block : 0};
   orion_sassrw_result r;
   orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, &r);
   snprintf(msg, n, "%s", r.msg);

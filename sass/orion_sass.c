@@ -9,7 +9,7 @@
  *                                       and moves, frame slots, unsafe facts
  *                                       (sass/frame.c, include/orion/sassrw.h)
  *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]
- *                                     [--block N]]
+ *                                     [--block N] [--layout L]]
  *                                       read, rewrite, write atomically
  *
  * rewrite without --smem-frame is the IDENTITY: the cubin is parsed (every
@@ -40,7 +40,8 @@ static void usage(FILE *f) {
           "  dump <cubin>            sections, symbols, relocations, .nv.info records\n"
           "  frame <cubin>           per function: basic blocks, calls, R1 setup and\n"
           "                          moves, R1-relative frame slots, unsafe facts\n"
-          "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]]\n"
+          "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
+          "                        [--layout auto|ptxas|sum|cstack]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -48,7 +49,11 @@ static void usage(FILE *f) {
           "                          no kernel is launched with dynamic shared memory;\n"
           "                          --block N: size the region of a kernel without\n"
           "                          launch bounds for N threads and add them as its\n"
-          "                          EIATTR_MAX_THREADS);\n"
+          "                          EIATTR_MAX_THREADS; --layout: where the frame slots\n"
+          "                          of the kernel and its callees go: ptxas's frame,\n"
+          "                          the sum of the functions' frames, or orion-ra's\n"
+          "                          compressible stack; auto, the default, takes the\n"
+          "                          smallest);\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -256,6 +261,17 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       rc = fail(path, r.msg[0] ? r.msg : orion_strerror(st));
     else
       printf("%s: %s\n", f->name, r.msg);
+    if (st == ORION_OK && r.layouts_known) {
+      printf("  layouts (%zu function%s):", r.functions, r.functions == 1 ? "" : "s");
+      for (int l = 0; l < 3; l++) {
+        const char *nm = orion_sassrw_layout_name((orion_sassrw_layout)(l + 1));
+        if (r.layout_bytes[l])
+          printf("%s %s %u B/thread", l ? ";" : "", nm, r.layout_bytes[l]);
+        else
+          printf("%s %s invalid (%s)", l ? ";" : "", nm, r.layout_why[l]);
+      }
+      printf("\n");
+    }
   }
   orion_sassrw_free(a);
   return rc;
@@ -337,7 +353,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "rewrite")) {
     const char *in = NULL, *out = NULL;
     orion_sassrw_opts opts = {0};
-    int smem = 0;
+    int smem = 0, layout_set = 0;
     for (int i = 2; i < argc; i++) {
       if (!strcmp(argv[i], "-o") && i + 1 < argc)
         out = argv[++i];
@@ -353,6 +369,17 @@ int main(int argc, char **argv) {
           return 2;
         }
         opts.block = (unsigned)b;
+      } else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
+        const char *v = argv[++i];
+        int l = 0;
+        while (l < 4 && strcmp(v, orion_sassrw_layout_name((orion_sassrw_layout)l)))
+          l++;
+        if (l == 4) {
+          fprintf(stderr, "%s: error: --layout wants auto, ptxas, sum or cstack, not '%s'\n", prog, v);
+          return 2;
+        }
+        opts.layout = (orion_sassrw_layout)l;
+        layout_set = 1;
       }
       else if (argv[i][0] != '-' && !in)
         in = argv[i];
@@ -365,8 +392,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: error: usage: orion-sass rewrite <in> -o <out>\n", prog);
       return 2;
     }
-    if ((opts.no_dynamic_smem || opts.block) && !smem) {
-      fprintf(stderr, "%s: error: --no-dynamic-smem and --block need --smem-frame\n", prog);
+    if ((opts.no_dynamic_smem || opts.block || layout_set) && !smem) {
+      fprintf(stderr, "%s: error: --no-dynamic-smem, --block and --layout need --smem-frame\n", prog);
       return 2;
     }
     return cmd_rewrite(in, out, smem ? &opts : NULL);

@@ -21,42 +21,52 @@
  * Nothing is assumed about registers an unknown instruction reads or
  * writes: the function is unsafe and left as it is.
  *
- * Rewrite (sass/rewrite.c), today for the case "kernel with a frame and no
- * calls".  Every LDL/STL [R1+off] becomes LDS/STS [R1+off'] into a
+ * Rewrite (sass/rewrite.c): a kernel and its call tree (whole-program
+ * ptxas output: CALL.REL into the kernel's text section, callees that never
+ * load or move R1, so the tree shares the kernel's one frame [R1, R1 + F)).
+ * Every LDL/STL [R1+off] of the tree becomes LDS/STS [R1+off'] into a
  * per-thread region of the kernel's static shared memory, laid out
- * slot-major: with G the largest access size of the frame (4, 8 or 16
+ * slot-major: with G the largest access size of the tree (4, 8 or 16
  * bytes), N the kernel's maximum threads per block (EIATTR_MAX_THREADS or
- * REQNTID, required) and t the linear thread index,
- *     byte off of the frame  ->  R + (off / G) * N * G + off % G,
- *     R = region + t * G      (region: the old .nv.shared.<k> size, 16-aligned;
- *                              a kernel without one gets one, see
- *                              orion_cubin_add_nobits_section, and region
- *                              0x400: sm_90 static data starts after the
- *                              1 KB reserved area the size counts)
+ * REQNTID, required) and t the linear thread index, old granule off / G of
+ * function f goes to new granule p = pos(f, off / G) and
+ *     off'  =  region + p * N * G + off % G,   R1 = t * G (+ CTA rank, below)
+ *     region: the old .nv.shared.<k> size, 16-aligned; a kernel without one
+ *     gets one (orion_cubin_add_nobits_section) and region 0x400 (sm_90
+ *     static data starts after the 1 KB reserved area the size counts)
  * so a warp's G-byte accesses to one slot hit consecutive G-byte words
  * (bank-conflict free for G-byte accesses; 4-byte accesses in a frame with
- * G = 8 or 16 see a 2- or 4-way conflict).  Every access must be naturally
- * aligned.  R1 itself holds R (nothing else reads it once the frame is
- * gone): a prologue inserted at the entry computes it from SR_TID.X/Y/Z,
- * the block dimensions c[0x0][0x0] and c[0x0][0x4], and SR_CgaCtaId
- * (shared-window addresses carry the CTA's rank in the cluster in bits
- * 24-31, as ptxas forms them), using R0 and R2-R6 as temporaries (nothing
- * is live at a kernel's entry).  The entry's LDC R1 and R1 moves become
- * NOPs.  Since code is inserted only at the entry, PC-relative branches,
- * calls and BSSY targets keep their encodings; the absolute offsets move:
- * EXIT and S2RCTAID offset lists, EIATTR_ANNOTATIONS, relocations of the
- * text section, symbols inside it, the function's size and the address
- * range of its .debug_frame FDE.  The .nv.shared.<k> size grows by the
- * region; FRAME_SIZE, MIN_STACK_SIZE and MAX_STACK_SIZE become 0.
+ * G = 8 or 16 see a 2- or 4-way conflict).  pos() is one of three layouts
+ * (sass/stack.c has the algorithms):
+ *   PTXAS   identity: ptxas's own frame, F / G granules;
+ *   SUM     every function a private frame, one after the other;
+ *   CSTACK  the compressible stack of orion-ra (Theorem 1): private
+ *           frames, a callee's starting at its caller's live height at the
+ *           call (no moves are inserted: the height is raised instead);
+ * AUTO (the default) takes the smallest valid one (ties: CSTACK, PTXAS,
+ * SUM).  SUM and CSTACK are invalid when a value crosses a call through
+ * the frame (stack arguments or results).
+ * R1 itself holds t * G | rank << 24 (nothing else reads it once the frame
+ * is gone; shared-window addresses carry the CTA's rank in the cluster in
+ * bits 24-31, as ptxas forms them).  No code moves: the kernel's first
+ * instruction, its LDC R1, c[0x0][X], becomes a BRA to a prologue appended
+ * to the text section, which computes R1 from SR_TID.X/Y/Z, c[0x0][0x0],
+ * c[0x0][0x4] and SR_CgaCtaId with R0 and R2-R6 as temporaries (nothing is
+ * live at a kernel's entry) and branches back to the second instruction;
+ * the kernel's R1 moves become NOPs.  So branch, call and BSSY targets,
+ * return addresses, EXIT/S2RCTAID offset lists, relocations and symbols all
+ * keep their values; the last function of the section grows to cover the
+ * prologue.  The .nv.shared.<k> size grows by the region; FRAME_SIZE,
+ * MIN_STACK_SIZE and MAX_STACK_SIZE of every function of the tree become 0.
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
- * kernels; calls (the compressible stack of orion-ra is not implemented
- * yet); other functions in the kernel's text section; no
- * maximum block size (and no opts->block); sub-word or misaligned frame accesses; frame offsets
- * outside [0, frame); fewer than 7 registers; a static shared size above
- * 48 KB; .nv.info.<k> records that may hold instruction offsets other than
- * the ones above; debug sections other than .debug_frame; and, unless the
- * caller asserts that the kernel is launched without dynamic shared memory
+ * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
+ * an R1 set-up other than one LDC at the kernel's first instruction plus
+ * entry moves; other functions in the kernel's text section than its call
+ * tree; no maximum block size (and no opts->block); sub-word or misaligned
+ * frame accesses; frame offsets outside [0, F); fewer than 7 registers; a
+ * static shared size above 48 KB; and, unless the caller asserts that the
+ * kernel is launched without dynamic shared memory
  * (orion_sassrw_opts.no_dynamic_smem: ptxas bakes the dynamic array's
  * address, the old static size, into the code, so growing the static part
  * would overlap it), any kernel at all.
@@ -124,7 +134,18 @@ size_t orion_sassrw_count(const orion_sassrw *a);
 /* Record of function i (the orion_cubin function index), NULL if out of range. */
 const orion_sassrw_func *orion_sassrw_get(const orion_sassrw *a, size_t i);
 
+/* Frame layout of the rewrite (see above). */
+typedef enum orion_sassrw_layout {
+  ORION_SASSRW_LAYOUT_AUTO,
+  ORION_SASSRW_LAYOUT_PTXAS,
+  ORION_SASSRW_LAYOUT_SUM,
+  ORION_SASSRW_LAYOUT_CSTACK
+} orion_sassrw_layout;
+/* "auto", "ptxas", "sum", "cstack"; NULL out of range. */
+const char *orion_sassrw_layout_name(orion_sassrw_layout l);
+
 typedef struct orion_sassrw_opts {
+  orion_sassrw_layout layout; /* AUTO: the smallest valid region */
   int no_dynamic_smem; /* the caller knows no kernel uses dynamic shared memory */
   /* Threads per block to size the region for when the kernel has neither
    * EIATTR_MAX_THREADS nor REQNTID (0: refuse such kernels); the rewrite
@@ -140,6 +161,14 @@ typedef struct orion_sassrw_result {
   uint32_t region_off; /* rewritten: region start in shared memory */
   uint32_t region_bytes, granule, threads;
   size_t prologue_insns, moved_accesses;
+  size_t functions;    /* the kernel and its callees */
+  orion_sassrw_layout layout; /* the one used */
+  /* Once the layouts were computed (layouts_known), for PTXAS, SUM and
+   * CSTACK (index layout - 1): the region in bytes, 0 when invalid, and
+   * why it is invalid. */
+  int layouts_known;
+  uint32_t layout_bytes[3];
+  char layout_why[3][160];
 } orion_sassrw_result;
 
 /* Rewrite kernel func of c (analysis a of the same, unedited cubin).

@@ -5,8 +5,10 @@
  *
  *   host <original.cubin> <rewritten.cubin>
  *
- * Kernels: spill4(float *out, const float *in, int n, int iters) and
- * spill8(double *, const double *, int, int), __launch_bounds__(128).
+ * Kernels, each run when the cubins have it: spill4(float *out, const
+ * float *in, int n, int iters) and spill8(double *, const double *, int,
+ * int) of spill_smem.cu, calls(float *, const float *, int) of calls.cu;
+ * all __launch_bounds__(128).  At least one must be present.
  * Block shapes 128x1x1, 32x2x2 and 16x3x2 (96 threads: fewer than the
  * maximum the region is sized for, and a 3-D index).  Exit 0 when every
  * output matches, 1 on a mismatch or a CUDA error, 77 without a GPU.
@@ -67,16 +69,24 @@ int main(int argc, char **argv) {
   }
   const int n = 1 << 15, iters = 6;
   const unsigned shapes[3][3] = {{128, 1, 1}, {32, 2, 2}, {16, 3, 2}};
-  const char *names[2] = {"spill4", "spill8"};
-  int bad = 0;
-  for (int k = 0; k < 2; k++) {
-    size_t es = k ? sizeof(double) : sizeof(float), bytes = (size_t)n * es;
+  static const struct {
+    const char *name;
+    int dbl;
+  } kern[] = {{"spill4", 0}, {"spill8", 1}, {"calls", 0}};
+  int bad = 0, ran = 0;
+  for (int k = 0; k < (int)(sizeof kern / sizeof kern[0]); k++) {
+    const char *name = kern[k].name;
+    CUfunction probe;
+    if (cuModuleGetFunction(&probe, mod[0], name) != CUDA_SUCCESS)
+      continue;
+    ran++;
+    size_t es = kern[k].dbl ? sizeof(double) : sizeof(float), bytes = (size_t)n * es;
     unsigned char *hin = malloc(bytes), *hout[2] = {malloc(bytes), malloc(bytes)};
     unsigned s = 12345u;
     for (int i = 0; i < n; i++) {
       s = s * 1664525u + 1013904223u;
       double v = 0.3 + 0.3 * (double)(s >> 8) / (double)(1u << 24);
-      if (k)
+      if (kern[k].dbl)
         ((double *)hin)[i] = v;
       else
         ((float *)hin)[i] = (float)v;
@@ -90,13 +100,13 @@ int main(int argc, char **argv) {
       unsigned grid = (unsigned)((n + nt - 1) / nt);
       for (int m = 0; m < 2; m++) {
         CUfunction fn;
-        CK(cuModuleGetFunction(&fn, mod[m], names[k]));
+        CK(cuModuleGetFunction(&fn, mod[m], name));
         if (m == 1 && b == 0) {
           int smem = 0, local = 0, regs = 0;
           CK(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
           CK(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn));
           CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
-          printf("%s rewritten: %d regs, %d B shared, %d B local per thread\n", names[k], regs, smem, local);
+          printf("%s rewritten: %d regs, %d B shared, %d B local per thread\n", name, regs, smem, local);
         }
         CK(cuMemsetD8(dout, 0xa5, bytes));
         int nn = n, it = iters;
@@ -106,7 +116,7 @@ int main(int argc, char **argv) {
         CK(cuMemcpyDtoH(hout[m], dout, bytes));
       }
       int same = !memcmp(hout[0], hout[1], bytes);
-      printf("%s block %ux%ux%u: %s\n", names[k], shapes[b][0], shapes[b][1], shapes[b][2],
+      printf("%s block %ux%ux%u: %s\n", name, shapes[b][0], shapes[b][1], shapes[b][2],
              same ? "identical" : "DIFFERENT");
       if (!same) {
         bad = 1;
@@ -122,6 +132,10 @@ int main(int argc, char **argv) {
     free(hin);
     free(hout[0]);
     free(hout[1]);
+  }
+  if (!ran) {
+    printf("no known kernel in %s\n", argv[1]);
+    bad = 1;
   }
   printf("%s\n", bad ? "FAIL" : "PASS");
   return bad;

@@ -3,13 +3,16 @@
 #
 #   run.sh build <orion build dir> <out>   here (no GPU): nvcc -cubin the
 #        kernels of spill_smem.cu at -DMINB=16 and 12 (32 and 40 registers,
-#        both spill), orion-sass rewrite --smem-frame --no-dynamic-smem each,
-#        check the rewrite happened, and compile host.c against the
-#        libcuda stub
+#        both spill) and calls.cu (a kernel and two __noinline__ callees
+#        sharing the frame; -DNO_SMEM: no .nv.shared, the rewrite adds it),
+#        orion-sass rewrite --smem-frame --no-dynamic-smem each (calls.cu
+#        with every --layout, minb12 also with --layout ptxas), check the
+#        rewrites happened, list the pairs in <out>/pairs.txt, and compile
+#        host.c against the libcuda stub
 #   run.sh run <out>                       on the GPU machine: host on each
 #        original/rewritten pair (three block shapes, bit-for-bit), then
-#        compute-sanitizer memcheck and racecheck on the rewritten cubins
-#        (when compute-sanitizer is installed; said otherwise)
+#        compute-sanitizer memcheck and racecheck on every pair (when
+#        compute-sanitizer is installed; said otherwise)
 # Exit 77 without a GPU in the run half.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,13 +22,30 @@ build)
   build=$(cd "$2" && pwd); out=$3
   cuda=${ORION_CUDA_PATH:-/usr/local/cuda}
   mkdir -p "$out"
+  : > "$out/pairs.txt"
+  # rw <tag> <cubin> <kernels expected> [orion-sass rewrite options]
+  rw() {
+    local tag=$1 cubin=$2 want=$3
+    shift 3
+    "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem "$@" "$cubin" -o "$out/$tag.rw.cubin" |
+      tee "$out/$tag.rewrite.txt"
+    [ "$(grep -c ': rewritten:' "$out/$tag.rewrite.txt")" = "$want" ] ||
+      { echo "FAIL: $tag: $want kernel(s) should have been rewritten"; exit 1; }
+    echo "$tag $cubin $out/$tag.rw.cubin" >> "$out/pairs.txt"
+  }
   for m in 16 12; do
     "$cuda/bin/nvcc" -cubin -arch=sm_90 -DMINB=$m "$here/spill_smem.cu" -o "$out/minb$m.cubin"
-    "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem "$out/minb$m.cubin" \
-      -o "$out/minb$m.rw.cubin" | tee "$out/minb$m.rewrite.txt"
-    [ "$(grep -c ': rewritten:' "$out/minb$m.rewrite.txt")" = 2 ] ||
-      { echo "FAIL: both kernels of minb$m should have been rewritten"; exit 1; }
+    rw minb$m "$out/minb$m.cubin" 2
   done
+  rw minb12-ptxas "$out/minb12.cubin" 2 --layout ptxas
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 "$here/calls.cu" -o "$out/calls.cubin"
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 -DNO_SMEM "$here/calls.cu" -o "$out/calls-nosmem.cubin"
+  for l in cstack sum ptxas; do
+    rw calls-$l "$out/calls.cubin" 1 --layout $l
+  done
+  rw calls-nosmem "$out/calls-nosmem.cubin" 1
+  grep -q 'added\|0x400,' "$out/calls-nosmem.rewrite.txt" ||
+    { echo "FAIL: calls-nosmem: the region should start a new section at 0x400"; exit 1; }
   cc -O2 -std=c11 -Wall -Wextra -Werror -I"$cuda/include" "$here/host.c" -L"$cuda/lib64/stubs" -lcuda \
     -o "$out/host"
   echo "built into $out"
@@ -38,20 +58,20 @@ run)
   fi
   nvidia-smi -L
   rc=0
-  for m in 16 12; do
-    echo "== minb$m: original vs rewritten"
-    "$out/host" "$out/minb$m.cubin" "$out/minb$m.rw.cubin" || rc=1
-  done
+  while read -r tag orig new; do
+    echo "== $tag: original vs rewritten"
+    "$out/host" "$orig" "$new" || rc=1
+  done < "$out/pairs.txt"
   san=$(command -v compute-sanitizer || echo "${ORION_CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
   if [ -x "$san" ]; then
     for tool in memcheck racecheck; do
-      for m in 16 12; do
-        echo "== compute-sanitizer --tool $tool, minb$m rewritten"
+      while read -r tag orig new; do
+        echo "== compute-sanitizer --tool $tool, $tag"
         # host runs both cubins; the sanitizer checks every launch
-        "$san" --tool $tool --error-exitcode 3 "$out/host" "$out/minb$m.cubin" "$out/minb$m.rw.cubin" \
-          > "$out/san.$tool.minb$m.txt" 2>&1 || { rc=1; echo "FAIL: $tool"; }
-        tail -3 "$out/san.$tool.minb$m.txt"
-      done
+        "$san" --tool $tool --error-exitcode 3 "$out/host" "$orig" "$new" \
+          > "$out/san.$tool.$tag.txt" 2>&1 || { rc=1; echo "FAIL: $tool"; }
+        tail -3 "$out/san.$tool.$tag.txt"
+      done < "$out/pairs.txt"
     done
   else
     echo "note: compute-sanitizer not found: memcheck/racecheck not run"

@@ -5,16 +5,23 @@ disassembly: every line the rewrite changed is one it meant to change.
   difftest.py ORION_SASS NVDISASM CUOBJDUMP WORKDIR CUBIN...
 
 For each cubin: `orion-sass frame` and `info` must succeed; `orion-sass
-rewrite --smem-frame --no-dynamic-smem --block 32` writes WORKDIR/<name>.rw.cubin,
-which `orion-sass info`, `cuobjdump -elf` and `nvdisasm` must read without
-error.  Then, per function of the nvdisasm listing (`nvdisasm -c`):
-  - a function the rewrite left alone disassembles identically;
-  - a rewritten kernel is the 10-instruction prologue (S2R SR_TID.X/Y/Z,
-    S2R SR_CgaCtaId, LDC c[0x0][0x0]/[0x4], three IMADs, IMAD R1) followed
-    by the old code line for line, where the only differences are
-    LDL/STL [R1+off] -> LDS/STS [R1+off'] with the same guard, data
-    registers and width, off' = region + (off / G) * N * G + off % G as the
-    rewrite reported it, and the entry's LDC R1 / R1 moves -> NOP;
+rewrite --smem-frame --no-dynamic-smem --block 32` writes WORKDIR/<name>.rw.cubin
+(the default layout) and, again with `--layout ptxas`, <name>.ptxas.cubin;
+`orion-sass info`, `cuobjdump -elf` and `nvdisasm` must read both.  Then,
+per text section of a rewritten kernel (its call tree), address by address
+of the `nvdisasm -c` listing:
+  - nothing moved: every old instruction is at its old address, with its old
+    annotation, and a function the rewrite left alone is identical;
+  - the kernel's first instruction (LDC R1) became a BRA to the 10-
+    instruction prologue (S2R SR_TID.X/Y/Z, S2R SR_CgaCtaId, LDC
+    c[0x0][0x0]/[0x4], three IMADs, IMAD R1) appended at the old end of the
+    section, followed by a BRA back to the kernel's second instruction and
+    NOP padding; the kernel's R1 moves became NOPs;
+  - every other changed line is LDL/STL [R1+off] -> LDS/STS [R1+off'] with
+    the same guard, data registers and width, off' = region + p * N * G +
+    off % G: with --layout ptxas p = off / G; with the default layout p is
+    one granule per (function, off / G), the same for every access of it,
+    distinct within the function and below the reported slot count;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
   - `orion-sass info` reports frame 0 and the grown shared size;
@@ -22,8 +29,9 @@ error.  Then, per function of the nvdisasm listing (`nvdisasm -c`):
     flags WAI, sh_info its text section), with a section symbol, inside the
     writable LOAD segment (readelf -l), and max-threads 32 in `info` when it
     had no launch bounds.
-At least one kernel must have been rewritten over all cubins (the test
-cannot pass vacuously); exit 1 on the first mismatch, with the lines.
+At least one kernel must have been rewritten, one with an added section and
+one with calls over all cubins (the test cannot pass vacuously); exit 1 on
+the first mismatch, with the lines.
 """
 import os
 import re
@@ -55,9 +63,14 @@ def run(cmd):
 
 
 def listing(nvdisasm, cubin):
-    """{function: [(addr, text, annotation)]} of `nvdisasm -c`."""
-    funcs, cur = {}, None
+    """{function: [(addr, text, annotation)]} of `nvdisasm -c`, and
+    {label: addr} of its .L_x_ labels; branch targets are written @0x<addr>."""
+    funcs, labels, cur, pending = {}, {}, None, []
     for line in run([nvdisasm, "-c", cubin]).splitlines():
+        m = re.match(r"^(\.L_x_\d+):$", line)
+        if m:
+            pending.append(m.group(1))
+            continue
         m = re.match(r"^([^\s.][^:\s]*):$", line)
         if m:
             cur = m.group(1)
@@ -66,8 +79,15 @@ def listing(nvdisasm, cubin):
         m = INSN.match(line)
         if m and cur:
             text = re.sub(r"\s+", " ", m.group(2).rstrip(" ;"))
-            funcs[cur].append((int(m.group(1), 16), text, m.group(3) or ""))
-    return funcs
+            addr = int(m.group(1), 16)
+            funcs[cur].append((addr, text, m.group(3) or ""))
+            for lab in pending:
+                labels[lab] = addr
+            pending = []
+    # labels are numbered in order of appearance: compare by address
+    sub = lambda t: re.sub(r"\.L_x_\d+", lambda m: "@0x%x" % labels.get(m.group(0), -1), t)
+    funcs = {f: [(a, sub(t), ann) for a, t, ann in v] for f, v in funcs.items()}
+    return funcs, labels
 
 
 def eiattr_offsets(sass, cubin):
@@ -86,37 +106,77 @@ def eiattr_offsets(sass, cubin):
     return out
 
 
-def check_kernel(name, old, new, rep):
-    g, n, region = rep["gran"], rep["threads"], rep["region"]
-    if len(new) != len(old) + len(PROLOGUE):
-        return "has %d instructions, expected %d + %d" % (len(new), len(old), len(PROLOGUE))
+def flat(funcs, names):
+    """{addr: (text, annotation)} over the listed functions."""
+    out = {}
+    for f in names:
+        for a, t, ann in funcs.get(f, []):
+            out[a] = (t, ann)
+    return out
+
+
+def check_tree(names, old, new, labels, rep, exact):
+    """The rewritten section of kernel (functions names) in listing new."""
+    g, n, region, slots = rep["gran"], rep["threads"], rep["region"], rep["slots"]
+    o, w = flat(old, names), flat(new, names)
+    end = max(o) + 16
+    bra = re.compile(r"BRA `\(@0x([0-9a-f]+)\)")
+    m0 = bra.fullmatch(w.get(0, ("",))[0])
+    if not m0 or int(m0.group(1), 16) != end:
+        return "first instruction is '%s', expected a BRA to 0x%x" % (w.get(0, ("",))[0], end)
+    pro = [w.get(end + 16 * k, ("<none>",))[0] for k in range(len(PROLOGUE) + 1)]
     for k, pat in enumerate(PROLOGUE):
-        if not re.fullmatch(pat.format(g="%x" % g), new[k][1]):
-            return "prologue line %d is '%s', expected /%s/" % (k, new[k][1], pat)
+        if not re.fullmatch(pat.format(g="%x" % g), pro[k]):
+            return "prologue line %d at 0x%x is '%s', expected /%s/" % (k, end + 16 * k, pro[k], pat)
+    mb = bra.fullmatch(pro[-1])
+    if not mb or int(mb.group(1), 16) != 0x10:
+        return "prologue does not end with a BRA to 0x10: '%s'" % pro[-1]
+    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1))
+    if any(w[a][0] != "NOP" for a in extra):
+        return "after the prologue: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
+    pos = {}
     changed = 0
-    for (oa, ot, oann), (na, nt, nann) in zip(old, new[len(PROLOGUE):]):
-        if na != oa + 16 * len(PROLOGUE):
-            return "address 0x%x moved to 0x%x" % (oa, na)
+    owner = {a: f for f in names for a, _, _ in old.get(f, [])}
+    for a in sorted(o):
+        ot, oann = o[a]
+        if a not in w:
+            return "instruction at 0x%x is gone" % a
+        nt, nann = w[a]
         if oann != nann:
-            return "annotation at 0x%x: '%s' became '%s'" % (oa, oann, nann)
-        if ot == nt:
+            return "annotation at 0x%x: '%s' became '%s'" % (a, oann, nann)
+        if a == 0 or ot == nt:
             continue
         changed += 1
-        if nt == "NOP" and (re.fullmatch(r"LDC R1, c\[0x0\]\[0x[0-9a-f]+\]", ot) or
-                            re.fullmatch(r"(IADD3 R1, R1, -?0x[0-9a-f]+, RZ|VIADD R1, R1, 0x[0-9a-f]+)", ot)):
+        if nt == "NOP" and re.fullmatch(r"(IADD3 R1, R1, -?0x[0-9a-f]+, RZ|VIADD R1, R1, 0x[0-9a-f]+)", ot):
             continue
         m = LOCAL.match(ot)
         if not m:
-            return "unexpected change at 0x%x: '%s' -> '%s'" % (oa, ot, nt)
+            return "unexpected change at 0x%x: '%s' -> '%s'" % (a, ot, nt)
         mo = MEMOP.search(m.group(5))
         if not mo:
-            return "local access at 0x%x not [R1+imm]: '%s'" % (oa, ot)
+            return "local access at 0x%x not [R1+imm]: '%s'" % (a, ot)
         off = int(mo.group(1) or "0", 16)
-        noff = region + (off // g) * n * g + off % g
-        want = "%s%s%s %s" % (m.group(1) or "", "LDS" if m.group(2) == "LDL" else "STS", m.group(4),
-                              MEMOP.sub("[R1+0x%x]" % noff, m.group(5)))
-        if nt != want:
-            return "at 0x%x: '%s' -> '%s', expected '%s'" % (oa, ot, nt, want)
+        mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
+        mm = MEMOP.search(mn.group(4)) if mn else None
+        if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
+                "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
+                MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
+            return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
+        noff = int(mm.group(1) or "0", 16) - region
+        if noff < 0 or noff % g != off % g or (noff - off % g) % (n * g):
+            return "at 0x%x: offset 0x%x is not region + p * %d * %d + off %% %d" % (a, noff + region, n, g, g)
+        p = (noff - off % g) // (n * g)
+        if p >= slots:
+            return "at 0x%x: slot %d beyond the %d reported" % (a, p, slots)
+        if exact and p != off // g:
+            return "at 0x%x: slot %d, ptxas layout wants %d" % (a, p, off // g)
+        key = (owner[a], off // g)
+        if pos.setdefault(key, p) != p:
+            return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
+    for f in names:
+        ps = [p for (ff, _), p in pos.items() if ff == f]
+        if len(ps) != len(set(ps)):
+            return "%s: two granules share a slot" % f
     return None if changed else "rewritten but no line changed"
 
 
@@ -141,63 +201,83 @@ def check_added(rw, f, info, had_bounds):
     return 1
 
 
+REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> shared "
+                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\)")
+
+
+def rewrite(sass, cubin, out, extra):
+    reps = {}
+    text = run([sass, "rewrite", "--smem-frame", "--no-dynamic-smem", "--block", "32"] + extra + [cubin, "-o", out])
+    for line in text.splitlines():
+        m = REP.match(line)
+        if m:
+            reps[m.group(1)] = {"region": int(m.group(4), 16), "end": int(m.group(5), 16), "funcs": int(m.group(3)),
+                                "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
+                                "threads": int(m.group(9))}
+        print("%s: %s" % (os.path.basename(cubin), line))
+    return reps
+
+
 def main():
     if len(sys.argv) < 6:
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = 0
+    total = added = calls = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
-        rw = base + ".rw.cubin"
         run([sass, "frame", cubin])
-        run([sass, "info", cubin])
-        out = run([sass, "rewrite", "--smem-frame", "--no-dynamic-smem", "--block", "32", cubin, "-o", rw])
+        info0 = run([sass, "info", cubin])
         had_shared = set(re.findall(r"\.nv\.shared\.(\S+)", run(["readelf", "-SW", cubin])))
-        had_bounds = {k for k, t in re.findall(r"^kernel (\S+): .* max-threads (\S+)", run([sass, "info", cubin]), re.M)
-                      if t != "-"}
-        reps = {}
-        for line in out.splitlines():
-            m = re.match(r"^(\S+): rewritten: (\d+) local accesses -> shared \[0x([0-9a-f]+), 0x([0-9a-f]+)\) "
-                         r"\((\d+)-byte slots x (\d+) threads\)", line)
-            if m:
-                reps[m.group(1)] = {"region": int(m.group(3), 16), "end": int(m.group(4), 16),
-                                    "gran": int(m.group(5)), "threads": int(m.group(6))}
-            print("%s: %s" % (os.path.basename(cubin), line))
-        info = run([sass, "info", rw])
-        run([cuobjdump, "-elf", rw])
-        old, new = listing(nvdisasm, cubin), listing(nvdisasm, rw)
-        if sorted(old) != sorted(new):
-            sys.exit("FAIL: %s: functions differ: %s vs %s" % (rw, sorted(old), sorted(new)))
-        offs = eiattr_offsets(sass, rw)
-        for f in old:
-            if f not in reps:
-                if [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
+        had_bounds = {k for k, t in re.findall(r"^kernel (\S+): .* max-threads (\S+)", info0, re.M) if t != "-"}
+        section = {}  # function -> its text section
+        for kind, f, sec in re.findall(r"^(kernel|function) (\S+): (\.text\.\S+)\+0x", info0, re.M):
+            section[f] = sec
+        old, _ = listing(nvdisasm, cubin)
+        for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True)):
+            rw = "%s.%s.cubin" % (base, tag)
+            reps = rewrite(sass, cubin, rw, extra)
+            info = run([sass, "info", rw])
+            run([cuobjdump, "-elf", rw])
+            new, labels = listing(nvdisasm, rw)
+            if sorted(old) != sorted(new):
+                sys.exit("FAIL: %s: functions differ: %s vs %s" % (rw, sorted(old), sorted(new)))
+            offs = eiattr_offsets(sass, rw)
+            done = set()
+            for k, rep in reps.items():
+                names = [f for f in old if section.get(f) == section.get(k)]
+                if len(names) != rep["funcs"]:
+                    sys.exit("FAIL: %s: %s: %d functions in its section, report says %d" % (rw, k, len(names), rep["funcs"]))
+                err = check_tree(names, old, new, labels, rep, exact)
+                if err:
+                    sys.exit("FAIL: %s: %s: %s" % (rw, k, err))
+                done.update(names)
+                at = flat(new, names)
+                for e in offs.get(k, {}).get("exit", []):
+                    if not at.get(e, ("",))[0].endswith("EXIT"):
+                        sys.exit("FAIL: %s: %s: EXIT offset 0x%x is '%s'" % (rw, k, e, at.get(e)))
+                for e in offs.get(k, {}).get("annot", []):
+                    if not at.get(e, ("", ""))[1]:
+                        sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, k, e))
+                m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
+                if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != rep["end"]:
+                    sys.exit("FAIL: %s: %s: info says frame/smem %s, expected 0 and %d" %
+                             (rw, k, m.groups() if m else None, rep["end"]))
+                if k not in had_shared:
+                    added += check_added(rw, k, info, k in had_bounds)
+                total += 1
+                calls += rep["funcs"] > 1
+                print("ok: %s %s (%s layout, %d functions)" % (os.path.basename(rw), k, rep["layout"], len(names)))
+            for f in old:
+                if f not in done and [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
                     sys.exit("FAIL: %s: %s changed although not rewritten" % (rw, f))
-                continue
-            err = check_kernel(f, old[f], new[f], reps[f])
-            if err:
-                sys.exit("FAIL: %s: %s: %s" % (rw, f, err))
-            at = {a: (t, ann) for a, t, ann in new[f]}
-            for e in offs.get(f, {}).get("exit", []):
-                if not at.get(e, ("",))[0].endswith("EXIT"):
-                    sys.exit("FAIL: %s: %s: EXIT offset 0x%x is '%s'" % (rw, f, e, at.get(e)))
-            for e in offs.get(f, {}).get("annot", []):
-                if not at.get(e, ("", ""))[1]:
-                    sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, f, e))
-            m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(f), info, re.M)
-            if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != reps[f]["end"]:
-                sys.exit("FAIL: %s: %s: info says frame/smem %s, expected 0 and %d" %
-                         (rw, f, m.groups() if m else None, reps[f]["end"]))
-            if f not in had_shared:
-                added += check_added(rw, f, info, f in had_bounds)
-            total += 1
-            print("ok: %s %s (%d instructions)" % (os.path.basename(cubin), f, len(new[f])))
     if not total:
         sys.exit("FAIL: no kernel was rewritten")
     if not added:
         sys.exit("FAIL: no kernel got a new .nv.shared section")
-    print("%d kernels rewritten and checked (%d with an added .nv.shared section)" % (total, added))
+    if not calls:
+        sys.exit("FAIL: no kernel with calls was rewritten")
+    print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls)" % (total, added, calls))
 
 
 if __name__ == "__main__":

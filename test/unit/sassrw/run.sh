@@ -9,7 +9,10 @@
 #     registers: both kernels spill, 4- and 8-byte slots; rewritten)
 #   test/lit/e2e/spill-heavy.cu -maxrregcount=32 (no .nv.shared, no launch
 #     bounds: rewritten with an added section, --block 32)
-#   test/lit/e2e/noinline-call.cu -maxrregcount=32 (a call: refused)
+#   test/lit/e2e/noinline-call.cu -maxrregcount=32 (a call: the tree is
+#     rewritten, no launch bounds: --block 32)
+#   test/gpu/sass_rewrite/calls.cu (a kernel and two __noinline__ callees
+#     sharing the frame: rewritten)
 #   test/lit/e2e/shared-mem.cu (no frame: left alone)
 # Exit 77 (skipped) without nvcc, nvdisasm or cuobjdump.
 set -u
@@ -25,6 +28,7 @@ jobs=("minb16|$src/test/gpu/sass_rewrite/spill_smem.cu|-DMINB=16"
       "minb12|$src/test/gpu/sass_rewrite/spill_smem.cu|-DMINB=12"
       "r32|$src/test/lit/e2e/spill-heavy.cu|-maxrregcount=32"
       "r32|$src/test/lit/e2e/noinline-call.cu|-maxrregcount=32"
+      "calls|$src/test/gpu/sass_rewrite/calls.cu|"
       "sm90|$src/test/lit/e2e/shared-mem.cu|")
 build() { # tag|file|flags
   IFS='|' read -r tag f flags <<<"$1"

@@ -1,0 +1,468 @@
+/* stack.c - where each frame slot of a kernel's call tree goes in the
+ * per-thread shared region (issue 5 item 4; paper section 3.2, Table 1 and
+ * Theorem 1: the compressible stack).
+ *
+ * Input: a safe kernel whose callees (whole-program ptxas output: CALL.REL
+ * into the kernel's own text section) never load or move R1.  ptxas then
+ * gives the whole call tree ONE frame, [R1, R1 + F) with F the kernel's
+ * entry R1 move: every function addresses absolute offsets of it, and a
+ * callee's slots reuse caller slots that are dead across the call.  The
+ * frame is cut into granules of G bytes (G = the widest access of the
+ * tree); an access lies inside one granule (accesses are naturally
+ * aligned, G is a power of two).
+ *
+ * Three layouts map (function, old granule) -> new granule:
+ *   PTXAS   the identity; F / G granules.  Always valid.
+ *   SUM     every function gets its granules to itself, one after the
+ *           other: the sum of the frames (no reuse across calls).
+ *   CSTACK  the compressible stack.  Per function f, its granules are slot
+ *           sets and its call sites the calls k; live(i,k) says granule i
+ *           is live after call k (backward liveness over f's instructions:
+ *           LDL reads its granule, an unguarded STL covering a whole
+ *           granule kills it).  The rewrite inserts no moves, so a layout
+ *           must cost 0 moves: call k compresses f's frame to B_k and the
+ *           callee's frame starts there.  Bottom-up over the call graph,
+ *           each function gets the smallest region R (itself plus what its
+ *           callees need) for which the heights B_k = min(M, R - sub(callee))
+ *           admit a 0-move layout; orion_cstack_solve (orion-ra, Theorem
+ *           1's matching) decides that and gives the layout, and R is found
+ *           by binary search (a larger R only raises heights).  Top-down, a
+ *           callee's base is the largest (caller base + B_k) over its call
+ *           sites.  The kernel's R is the region.
+ * SUM and CSTACK give every function a private frame, which is exact only
+ * when no value crosses a call through the frame: a callee must read no
+ * granule before writing it (stack arguments), and a caller must not read
+ * after a call a granule the callee (or one of its callees) may write
+ * (values returned through the frame).  Both are checked; a violation
+ * makes those two layouts invalid (PTXAS stays valid).  A tree with a
+ * function of more than 512 granules gets no CSTACK (the matching is
+ * O(M^3)).
+ *
+ * Contract: requires orion_sassrw_analyze's record of the same, unedited
+ * cubin; reads the cubin, changes nothing.  Control flow for liveness:
+ * fall-through unless an unguarded BRA (with a PT condition), EXIT or RET
+ * ends the path, plus every encoded target except calls' and RET's
+ * (BSSY's reconvergence target included: extra edges only make liveness
+ * larger, never wrong).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orion/ra.h"
+#include "orion/sass.h"
+#include "sassrw_internal.h"
+
+#define MAX_CSTACK_SETS 512
+
+typedef struct fn_live {
+  size_t func;
+  const orion_sassrw_func *fr;
+  size_t n;           /* instructions */
+  uint64_t *in;       /* n * W: live-in bitsets (absolute granules) */
+  uint64_t *use, *def;
+  uint64_t *mdef;     /* W: granules f or its callees may write */
+  uint64_t *touched;  /* W: granules f accesses */
+  size_t ncalls;
+  size_t *call_at;    /* instruction index of each call */
+  size_t *call_to;    /* tree index of the callee */
+  uint32_t *succ;     /* n * 2, UINT32_MAX none */
+} fn_live;
+
+static int bit(const uint64_t *s, uint32_t g) { return (int)((s[g / 64] >> (g % 64)) & 1); }
+static void set(uint64_t *s, uint32_t g) { s[g / 64] |= 1ull << (g % 64); }
+
+static size_t tree_index(const sassrw_tree *t, size_t func) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->funcs[i] == func)
+      return i;
+  return (size_t)-1;
+}
+
+/* Depth-first postorder from v (callees before callers); the call graph is
+ * acyclic (the analysis marks recursion unsafe). */
+static int collect(sassrw_tree *t, const orion_sassrw *a, size_t v, unsigned char *seen, size_t cap) {
+  const orion_sassrw_func *fr = orion_sassrw_get(a, v);
+  if (!fr || seen[v])
+    return 0;
+  seen[v] = 1;
+  for (size_t k = 0; k < fr->n_callees; k++)
+    if (collect(t, a, fr->callees[k], seen, cap))
+      return -1;
+  if (t->n == cap)
+    return -1;
+  t->funcs[t->n++] = v;
+  return 0;
+}
+
+static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, size_t W,
+                     const sassrw_tree *t) {
+  const unsigned char *text;
+  size_t size;
+  orion_cubin_func f;
+  if (orion_cubin_func_text(c, L->func, &text, &size) || orion_cubin_get_func(c, L->func, &f))
+    return -1;
+  L->n = size / 16;
+  size_t n = L->n ? L->n : 1;
+  L->in = calloc(n * W, 8);
+  L->use = calloc(n * W, 8);
+  L->def = calloc(n * W, 8);
+  L->mdef = calloc(W, 8);
+  L->touched = calloc(W, 8);
+  L->succ = malloc(n * 2 * sizeof *L->succ);
+  L->call_at = malloc(n * sizeof *L->call_at);
+  L->call_to = malloc(n * sizeof *L->call_to);
+  if (!L->in || !L->use || !L->def || !L->mdef || !L->touched || !L->succ || !L->call_at || !L->call_to)
+    return -1;
+  for (size_t i = 0; i < L->n; i++) {
+    orion_sass_insn x;
+    uint32_t *s = &L->succ[2 * i];
+    s[0] = s[1] = UINT32_MAX;
+    if (orion_sass_decode(orion_sass_word_load(text + 16 * i), &x) != ORION_OK)
+      return -1; /* a safe function decodes fully */
+    int guarded = x.guard != ORION_SASS_PT || x.guard_neg;
+    int cond = guarded;
+    if (x.cls == ORION_SASS_BRANCH)
+      for (unsigned k = 0; k < x.nregs; k++)
+        if (x.regs[k].file == ORION_SASS_P && !x.regs[k].def && x.regs[k].num != ORION_SASS_PT)
+          cond = 1;
+    int ends = (x.cls == ORION_SASS_BRANCH || x.cls == ORION_SASS_EXIT || x.cls == ORION_SASS_RET) && !cond;
+    if (!ends && i + 1 < L->n)
+      s[0] = (uint32_t)(i + 1);
+    if (x.has_target && x.cls != ORION_SASS_CALL && x.cls != ORION_SASS_RET) {
+      int64_t tg = (int64_t)(16 * i) + 16 + x.target;
+      if (tg >= 0 && tg < (int64_t)size)
+        s[1] = (uint32_t)(tg / 16);
+    }
+    if (x.cls == ORION_SASS_CALL && x.has_target) {
+      uint64_t abs = f.value + 16 * i + 16 + (uint64_t)x.target;
+      size_t to = (size_t)-1;
+      for (size_t k = 0; k < t->n && to == (size_t)-1; k++) {
+        orion_cubin_func g;
+        if (!orion_cubin_get_func(c, t->funcs[k], &g) && g.text == f.text && g.value == abs)
+          to = k;
+      }
+      if (to == (size_t)-1)
+        return -1;
+      L->call_at[L->ncalls] = i;
+      L->call_to[L->ncalls++] = to;
+    }
+    if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
+      if (x.mem_off < 0 || (uint32_t)x.mem_off + x.mem_bytes > nb * G)
+        return -1; /* checked by the caller before: cannot happen */
+      uint32_t g = (uint32_t)x.mem_off / G;
+      set(L->touched, g);
+      if (x.op == ORION_SASS_OP_LDL) {
+        set(&L->use[i * W], g);
+      } else {
+        set(L->mdef, g);
+        if (x.mem_bytes == G && !guarded)
+          set(&L->def[i * W], g);
+      }
+    }
+  }
+  /* backward liveness to a fixed point */
+  uint64_t *out = calloc(W, 8);
+  if (!out)
+    return -1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t i = L->n; i-- > 0;) {
+      memset(out, 0, W * 8);
+      for (int e = 0; e < 2; e++)
+        if (L->succ[2 * i + e] != UINT32_MAX)
+          for (size_t w = 0; w < W; w++)
+            out[w] |= L->in[(size_t)L->succ[2 * i + e] * W + w];
+      for (size_t w = 0; w < W; w++) {
+        uint64_t v = L->use[i * W + w] | (out[w] & ~L->def[i * W + w]);
+        if (v != L->in[i * W + w]) {
+          L->in[i * W + w] = v;
+          changed = 1;
+        }
+      }
+    }
+  }
+  free(out);
+  return 0;
+}
+
+/* Live granules after call k of L (the union of its successors' live-in). */
+static void live_after(const fn_live *L, size_t k, size_t W, uint64_t *out) {
+  memset(out, 0, W * 8);
+  size_t i = L->call_at[k];
+  for (int e = 0; e < 2; e++)
+    if (L->succ[2 * i + e] != UINT32_MAX)
+      for (size_t w = 0; w < W; w++)
+        out[w] |= L->in[(size_t)L->succ[2 * i + e] * W + w];
+}
+
+void sassrw_tree_free(sassrw_tree *t) {
+  if (!t)
+    return;
+  free(t->funcs);
+  for (int l = 0; l < SASSRW_NLAYOUTS; l++)
+    free(t->newpos[l]);
+  memset(t, 0, sizeof *t);
+}
+
+static void invalid(sassrw_tree *t, int l, const char *why) {
+  if (!t->valid[l])
+    return;
+  t->valid[l] = 0;
+  snprintf(t->why[l], sizeof t->why[l], "%s", why);
+}
+
+/* Zero-move layout of f's M slot sets for region R (relative to f's base):
+ * call k gets B_k = min(M, R - sub(callee)), and the layout is Theorem 1's
+ * matching, which costs 0 moves exactly when every set fits below the
+ * height of every call it is live across.  Returns 1 feasible (slot[] and
+ * B[] filled), 0 not, -1 on error. */
+static int try_region(uint32_t M, size_t N, const unsigned char *live, const uint32_t *sub_k, uint32_t R,
+                      int *slot, uint32_t *B) {
+  for (size_t k = 0; k < N; k++) {
+    if (R < sub_k[k])
+      return 0;
+    uint32_t h = R - sub_k[k] < M ? R - sub_k[k] : M, nl = 0;
+    for (uint32_t s = 0; s < M; s++)
+      nl += live[(size_t)s * N + k];
+    if (h < nl)
+      return 0;
+    B[k] = h;
+  }
+  orion_cstack *cs = NULL;
+  long long mv = -1;
+  int rc = -1;
+  if (orion_cstack_create((int)M, (int)N, &cs) == ORION_OK && orion_cstack_set_liveness(cs, live) == ORION_OK) {
+    rc = 0;
+    for (size_t k = 0; k < N && rc == 0; k++)
+      if (orion_cstack_set_height(cs, (int)k, (int)B[k]) != ORION_OK)
+        rc = -1;
+    if (rc == 0 && (orion_cstack_solve(cs) != ORION_OK || orion_cstack_total_moves(cs, &mv) != ORION_OK ||
+                    orion_cstack_layout(cs, slot) != ORION_OK))
+      rc = -1;
+    if (rc == 0)
+      rc = mv == 0;
+  }
+  orion_cstack_destroy(cs);
+  return rc;
+}
+
+/* CSTACK for tree function i, callees already done (sub[] of theirs
+ * final): the smallest region R (binary search: feasibility grows with R)
+ * whose zero-move layout exists.  Sets sub[i] = R, newpos relative to
+ * f's base (fixed up by the caller), and h[] per call (the height the
+ * callee starts at, relative to f's base). */
+static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, uint32_t *sub, uint32_t **h, size_t W,
+                     uint64_t *tmp) {
+  uint32_t nb = t->nb, M = 0;
+  size_t N = L[i].ncalls;
+  uint32_t *setg = malloc((nb ? nb : 1) * sizeof *setg);
+  int *slot = malloc((nb ? nb : 1) * sizeof *slot);
+  uint32_t *B = malloc((N ? N : 1) * sizeof *B), *subk = malloc((N ? N : 1) * sizeof *subk);
+  unsigned char *live = NULL;
+  int rc = -1;
+  if (!setg || !slot || !B || !subk)
+    goto out;
+  for (uint32_t g = 0; g < nb; g++)
+    if (bit(L[i].touched, g))
+      setg[M++] = g;
+  if (!(live = calloc((size_t)(M ? M : 1) * (N ? N : 1), 1)))
+    goto out;
+  uint32_t lo = M, hi = M;
+  for (size_t k = 0; k < N; k++) {
+    live_after(&L[i], k, W, tmp);
+    uint32_t nl = 0;
+    for (uint32_t s = 0; s < M; s++)
+      nl += live[(size_t)s * N + k] = (unsigned char)bit(tmp, setg[s]);
+    subk[k] = sub[L[i].call_to[k]];
+    if (nl + subk[k] > lo)
+      lo = nl + subk[k];
+    if (M + subk[k] > hi)
+      hi = M + subk[k];
+  }
+  /* hi is always feasible (every B_k = M: nothing to move) */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    int ok = M && N ? try_region(M, N, live, subk, mid, slot, B) : 1;
+    if (ok < 0)
+      goto out;
+    if (ok)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  if (M && N) {
+    if (try_region(M, N, live, subk, hi, slot, B) != 1)
+      goto out;
+  } else {
+    for (uint32_t s = 0; s < M; s++)
+      slot[s] = (int)s;
+    for (size_t k = 0; k < N; k++)
+      B[k] = M;
+  }
+  sub[i] = hi;
+  for (uint32_t s = 0; s < M; s++)
+    t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + setg[s]] = (uint32_t)slot[s];
+  if (!(h[i] = malloc((N ? N : 1) * sizeof **h)))
+    goto out;
+  for (size_t k = 0; k < N; k++)
+    h[i][k] = B[k];
+  rc = 0;
+out:
+  free(setg);
+  free(slot);
+  free(B);
+  free(subk);
+  free(live);
+  return rc;
+}
+
+orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
+                               uint32_t frame_bytes, sassrw_tree *t) {
+  memset(t, 0, sizeof *t);
+  size_t nf = orion_sassrw_count(a);
+  unsigned char *seen = calloc(nf ? nf : 1, 1);
+  t->funcs = malloc((nf ? nf : 1) * sizeof *t->funcs);
+  if (!seen || !t->funcs) {
+    free(seen);
+    return ORION_ERR_NOMEM;
+  }
+  int bad = collect(t, a, kernel, seen, nf);
+  free(seen);
+  if (bad)
+    return ORION_ERR_INTERNAL;
+  /* postorder has the kernel last: reverse it, callers before callees */
+  for (size_t i = 0; i < t->n / 2; i++) {
+    size_t x = t->funcs[i];
+    t->funcs[i] = t->funcs[t->n - 1 - i];
+    t->funcs[t->n - 1 - i] = x;
+  }
+  t->gran = G;
+  t->nb = (frame_bytes + G - 1) / G;
+  uint32_t nb = t->nb;
+  size_t W = (nb + 63) / 64 ? (nb + 63) / 64 : 1;
+  for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
+    t->valid[l] = 1;
+    size_t cells = t->n * (size_t)nb;
+    cells = cells ? cells : 1;
+    t->newpos[l] = malloc(cells * sizeof(uint32_t));
+    if (!t->newpos[l]) {
+      sassrw_tree_free(t);
+      return ORION_ERR_NOMEM;
+    }
+    memset(t->newpos[l], 0xff, cells * sizeof(uint32_t));
+  }
+  fn_live *L = calloc(t->n, sizeof *L);
+  uint32_t *base = calloc(t->n, sizeof *base);
+  uint64_t *tmp = calloc(W, 8);
+  orion_status st = (L && base && tmp) ? ORION_OK : ORION_ERR_NOMEM;
+  for (size_t i = 0; st == ORION_OK && i < t->n; i++) {
+    L[i].func = t->funcs[i];
+    L[i].fr = orion_sassrw_get(a, t->funcs[i]);
+    if (decode_fn(c, &L[i], G, nb, W, t))
+      st = ORION_ERR_INTERNAL;
+  }
+  if (st == ORION_OK) {
+    /* may-write sets, callees first (reverse of the caller-first order) */
+    for (size_t i = t->n; i-- > 0;)
+      for (size_t k = 0; k < L[i].ncalls; k++)
+        for (size_t w = 0; w < W; w++)
+          L[i].mdef[w] |= L[L[i].call_to[k]].mdef[w];
+    /* privacy of frames */
+    char why[160];
+    for (size_t i = 0; i < t->n; i++) {
+      if (i > 0)
+        for (size_t w = 0; w < W; w++)
+          if (L[i].in[w]) {
+            snprintf(why, sizeof why, "%s reads a frame slot its caller wrote (stack arguments)",
+                     L[i].fr->name);
+            invalid(t, SASSRW_LAYOUT_SUM, why);
+            invalid(t, SASSRW_LAYOUT_CSTACK, why);
+          }
+      for (size_t k = 0; k < L[i].ncalls; k++) {
+        live_after(&L[i], k, W, tmp);
+        for (size_t w = 0; w < W; w++)
+          if (tmp[w] & L[L[i].call_to[k]].mdef[w]) {
+            snprintf(why, sizeof why, "a frame value crosses the call from %s to %s", L[i].fr->name,
+                     L[L[i].call_to[k]].fr->name);
+            invalid(t, SASSRW_LAYOUT_SUM, why);
+            invalid(t, SASSRW_LAYOUT_CSTACK, why);
+          }
+      }
+    }
+    /* PTXAS: identity */
+    t->region[SASSRW_LAYOUT_PTXAS] = nb;
+    for (size_t i = 0; i < t->n; i++)
+      for (uint32_t g = 0; g < nb; g++)
+        if (bit(L[i].touched, g))
+          t->newpos[SASSRW_LAYOUT_PTXAS][i * nb + g] = g;
+    /* SUM: private frames one after the other */
+    uint32_t next = 0;
+    for (size_t i = 0; i < t->n; i++)
+      for (uint32_t g = 0; g < nb; g++)
+        if (bit(L[i].touched, g))
+          t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = next++;
+    t->region[SASSRW_LAYOUT_SUM] = next;
+    /* CSTACK: regions bottom-up (callees first), then bases top-down */
+    uint32_t *sub = calloc(t->n, sizeof *sub), **h = calloc(t->n, sizeof *h);
+    if (!sub || !h)
+      st = ORION_ERR_NOMEM;
+    for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[SASSRW_LAYOUT_CSTACK];) {
+      uint32_t M = 0;
+      for (uint32_t g = 0; g < nb; g++)
+        M += (uint32_t)bit(L[i].touched, g);
+      if (M > MAX_CSTACK_SETS) {
+        snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
+                 MAX_CSTACK_SETS);
+        invalid(t, SASSRW_LAYOUT_CSTACK, why);
+      } else if (cstack_fn(t, L, i, sub, h, W, tmp)) {
+        st = ORION_ERR_NOMEM;
+      }
+    }
+    if (st == ORION_OK && t->valid[SASSRW_LAYOUT_CSTACK]) {
+      for (size_t i = 0; i < t->n; i++) {
+        for (uint32_t g = 0; g < nb; g++)
+          if (t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + g] != UINT32_MAX)
+            t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + g] += base[i];
+        for (size_t k = 0; k < L[i].ncalls; k++) {
+          size_t to = L[i].call_to[k];
+          if (base[i] + h[i][k] > base[to])
+            base[to] = base[i] + h[i][k];
+        }
+      }
+      t->region[SASSRW_LAYOUT_CSTACK] = sub[0];
+    }
+    for (size_t i = 0; h && i < t->n; i++)
+      free(h[i]);
+    free(h);
+    free(sub);
+  }
+  for (size_t i = 0; L && i < t->n; i++) {
+    free(L[i].in);
+    free(L[i].use);
+    free(L[i].def);
+    free(L[i].mdef);
+    free(L[i].touched);
+    free(L[i].succ);
+    free(L[i].call_at);
+    free(L[i].call_to);
+  }
+  free(L);
+  free(base);
+  free(tmp);
+  if (st != ORION_OK)
+    sassrw_tree_free(t);
+  return st;
+}
+
+int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos) {
+  size_t i = tree_index(t, func);
+  if (i == (size_t)-1 || granule >= t->nb)
+    return -1;
+  uint32_t p = t->newpos[layout][i * t->nb + granule];
+  if (p == UINT32_MAX)
+    return -1;
+  *pos = p;
+  return 0;
+}
