@@ -1,6 +1,7 @@
 #!/bin/sh
 # fuzz.sh - build fuzz_cubin.c as a libFuzzer target with clang 22 (ASan +
-# UBSan) and run it for a bounded time, seeded with real cubins.
+# UBSan) and run it for a bounded time, seeded with real cubins.  The
+# target covers the reader/writer and the frame-to-shared rewrite.
 #
 #   test/unit/sass/fuzz.sh SECONDS OUTDIR SEED...   (SEED: cubin files or dirs)
 #
@@ -18,8 +19,9 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (voi
 "$clang" -std=c11 -g -O1 -Wall -Wextra -Werror \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/sass" \
-  "$root/test/unit/sass/fuzz_cubin.c" "$root/sass/cubin.c" "$root/sass/nvinfo.c" \
-  "$root/sass/cubin_func.c" -lelf -o "$out/fuzz_cubin" || exit 1
+  "$root/test/unit/sass/fuzz_cubin.c" "$root"/sass/cubin*.c "$root/sass/nvinfo.c" \
+  "$root/sass/decode.c" "$root/sass/encode.c" "$root/sass/frame.c" "$root/sass/stack.c" \
+  "$root/sass/rewrite.c" "$root"/orion-ra/*.c -lelf -lm -o "$out/fuzz_cubin" || exit 1
 n=0
 for s in "$@"; do
   for f in $( [ -d "$s" ] && ls "$s"/*.cubin 2>/dev/null || echo "$s"); do

@@ -9,7 +9,12 @@
  *  - an accepted input written back unchanged is byte-identical to it;
  *  - after edits (grow the first function's text by one instruction, grow
  *    a NOBITS section, rewrite an exit list) the written cubin parses
- *    again, and writing that is idempotent.
+ *    again, and writing that is idempotent;
+ *  - the frame-to-shared rewrite (`orion-sass rewrite --smem-frame
+ *    --no-dynamic-smem --block 128`: sass/frame.c, stack.c, rewrite.c) on
+ *    every kernel of an sm_90 input refuses or succeeds without touching
+ *    memory outside its buffers; after successful rewrites the cubin is
+ *    written, parses again and can be analysed again.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +22,7 @@
 #include <string.h>
 
 #include "orion/cubin.h"
+#include "orion/sassrw.h"
 
 static volatile unsigned sink;
 
@@ -96,6 +102,48 @@ static void edit(orion_cubin *c) {
     abort();                      \
   } while (0)
 
+/* What `orion-sass rewrite --smem-frame` does, on a fresh parse. */
+static void rewrite_all(const uint8_t *data, size_t size) {
+  orion_cubin *c = NULL;
+  orion_cubin_diag d;
+  orion_sassrw *a = NULL;
+  if (orion_cubin_parse(data, size, &c, &d) != ORION_CUBIN_OK)
+    return;
+  if (orion_sassrw_analyze(c, &a) != ORION_OK) {
+    orion_cubin_free(c);
+    return;
+  }
+  orion_sassrw_opts o = {.layout = ORION_SASSRW_LAYOUT_AUTO, .no_dynamic_smem = 1, .block = 128};
+  int ok = 1, any = 0;
+  for (size_t i = 0; ok && i < orion_sassrw_count(a); i++) {
+    const orion_sassrw_func *f = orion_sassrw_get(a, i);
+    if (!f->is_kernel)
+      continue;
+    orion_sassrw_result r;
+    if (orion_sassrw_rewrite_kernel(c, a, i, &o, &r) != ORION_OK)
+      ok = 0; /* half-edited: the CLI discards it, so do we */
+    else if (!r.msg[0])
+      FAIL("rewrite without a message");
+    else
+      any |= r.rewritten;
+  }
+  orion_sassrw_free(a);
+  if (ok && any) {
+    unsigned char *out;
+    size_t n;
+    if (orion_cubin_write(c, &out, &n) != ORION_CUBIN_OK)
+      FAIL("writing a rewritten cubin failed");
+    orion_cubin *e = NULL;
+    if (orion_cubin_parse(out, n, &e, &d) != ORION_CUBIN_OK)
+      FAIL("rewritten cubin does not parse again: %s", d.msg);
+    if (orion_sassrw_analyze(e, &a) == ORION_OK)
+      orion_sassrw_free(a);
+    orion_cubin_free(e);
+    free(out);
+  }
+  orion_cubin_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   orion_cubin *c = NULL;
   orion_cubin_diag d;
@@ -133,5 +181,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(out);
   orion_cubin_free(e);
   orion_cubin_free(c);
+  rewrite_all(data, size);
   return 0;
 }
