@@ -8,6 +8,9 @@
 // compares the original cubin's output with the
 // rewritten one's, bit for bit.
 #define NACC 16
+#ifndef MINB
+#define MINB 16 // 65536 / (128 * 16) = 32 registers
+#endif
 __device__ __noinline__ float leaf(const float *a, float x, int k) {
   float t[NACC];
 #pragma unroll
@@ -29,7 +32,7 @@ __device__ __noinline__ float mid(const float *a, float x, int k) {
   s += leaf(a, s, k + 1);
   return s;
 }
-extern "C" __global__ void __launch_bounds__(128, 16) calls(float *out, const float *in, int n) {
+extern "C" __global__ void __launch_bounds__(128, MINB) calls(float *out, const float *in, int n) {
   int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   int nt = blockDim.x * blockDim.y * blockDim.z;
 #ifdef NO_SMEM

@@ -31,7 +31,8 @@ build)
       tee "$out/$tag.rewrite.txt"
     [ "$(grep -c ': rewritten:' "$out/$tag.rewrite.txt")" = "$want" ] ||
       { echo "FAIL: $tag: $want kernel(s) should have been rewritten"; exit 1; }
-    echo "$tag $cubin $out/$tag.rw.cubin" >> "$out/pairs.txt"
+    # names relative to <out>, so the directory can move to the GPU machine
+    echo "$tag $(basename "$cubin") $tag.rw.cubin" >> "$out/pairs.txt"
   }
   for m in 16 12; do
     "$cuda/bin/nvcc" -cubin -arch=sm_90 -DMINB=$m "$here/spill_smem.cu" -o "$out/minb$m.cubin"
@@ -51,7 +52,8 @@ build)
   echo "built into $out"
   ;;
 run)
-  out=$2
+  out=$(cd "$2" && pwd)
+  cd "$out"
   if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIP: no CUDA GPU on this machine"
     exit 77
@@ -69,7 +71,7 @@ run)
         echo "== compute-sanitizer --tool $tool, $tag"
         # host runs both cubins; the sanitizer checks every launch
         "$san" --tool $tool --error-exitcode 3 "$out/host" "$orig" "$new" \
-          > "$out/san.$tool.$tag.txt" 2>&1 || { rc=1; echo "FAIL: $tool"; }
+          > "$out/san.$tool.$tag.txt" 2>&1 || { rc=1; echo "FAIL: $tool"; grep -m5 '=========' "$out/san.$tool.$tag.txt"; }
         tail -3 "$out/san.$tool.$tag.txt"
       done < "$out/pairs.txt"
     done
