@@ -1,9 +1,11 @@
-/* decode.c - sm_90 SASS decoder: 128 bits -> orion_sass_insn.
+/* decode.c - SASS decoder (sm_90, sm_80, sm_86, sm_89): 128 bits ->
+ * orion_sass_insn.
  *
  * Algorithm: the opcode (bits 0-11) is split into a 9-bit base and a 3-bit
- * form; the row of sass/sm90_ops.def with that base and form gives the class,
- * the memory space and the operand layout, a short string read left to right
- * (its grammar is in the .def header).  Each token takes its bits out of the
+ * form; the row of sass/ops.def (ORION_SASS_OP or ORION_SASS_ALT) with
+ * that base and that form in the architecture's column gives the opcode
+ * (its class and memory space) and the operand layout, a short string read
+ * left to right (its grammar is in the .def header).  Each token takes its bits out of the
  * word; every bit a token owns is cleared from a copy of the word, which
  * ends as insn->rest, so orion_sass_encode (encode.c) can rebuild the word
  * from the fields alone.  Bits that only select widths (size fields) stay in
@@ -17,11 +19,24 @@
 #include "decode_internal.h"
 
 const sass_row sass_rows[ORION_SASS_OP_COUNT] = {
-#define ORION_SASS_OP(id, mnem, base, forms, cls, space, flags, layout) \
-  {mnem, base, forms, ORION_SASS_##cls, ORION_SASS_SPACE_##space, flags, layout},
-#include "sm90_ops.def"
+#define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
+  {mnem, ORION_SASS_##cls, ORION_SASS_SPACE_##space, flags},
+#include "ops.def"
 #undef ORION_SASS_OP
 };
+
+static const sass_enc sass_encs[] = {
+#define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
+  {ORION_SASS_OP_##id, base, layout, {f90, f80, f86, f89}},
+#define ORION_SASS_ALT(id, base, layout, f90, f80, f86, f89) \
+  {ORION_SASS_OP_##id, base, layout, {f90, f80, f86, f89}},
+#include "ops.def"
+#undef ORION_SASS_ALT
+#undef ORION_SASS_OP
+};
+#define N_ENCS (sizeof sass_encs / sizeof sass_encs[0])
+
+static const unsigned sass_archs[SASS_NARCH] = {90, 80, 86, 89};
 
 uint64_t sass_bits(orion_sass_word w, unsigned pos, unsigned n) {
   uint64_t v = 0;
@@ -58,16 +73,32 @@ unsigned sass_file_bits(unsigned file) {
   }
 }
 
-int sass_row_has_form(const sass_row *r, unsigned form) {
-  return form != 0 && strchr(r->forms, (int)('0' + form)) != NULL;
-}
-
-int sass_find_row(unsigned opcode) {
-  for (int i = 0; i < ORION_SASS_OP_COUNT; i++)
-    if (sass_rows[i].base == (opcode & 0x1ff) &&
-        sass_row_has_form(&sass_rows[i], opcode >> 9))
+int sass_arch_index(unsigned sm) {
+  for (int i = 0; i < SASS_NARCH; i++)
+    if (sass_archs[i] == sm)
       return i;
   return -1;
+}
+
+int orion_sass_arch_supported(unsigned sm) { return sass_arch_index(sm) >= 0; }
+
+static int has_form(const char *forms, unsigned form) {
+  return form != 0 && form < 8 && strchr(forms, (int)('0' + form)) != NULL;
+}
+
+const sass_enc *sass_find_opcode(unsigned opcode, int arch) {
+  for (size_t i = 0; i < N_ENCS; i++)
+    if (sass_encs[i].base == (opcode & 0x1ff) &&
+        has_form(sass_encs[i].forms[arch], opcode >> 9))
+      return &sass_encs[i];
+  return NULL;
+}
+
+const sass_enc *sass_find_enc(orion_sass_op op, unsigned form, int arch) {
+  for (size_t i = 0; i < N_ENCS; i++)
+    if (sass_encs[i].op == (int)op && has_form(sass_encs[i].forms[arch], form))
+      return &sass_encs[i];
+  return NULL;
 }
 
 /* Register width code of a layout token. */
@@ -153,7 +184,8 @@ static void form_source(dstate *s, char which, unsigned file, unsigned width,
   }
 }
 
-static void mem_operand(dstate *s, char kind) {
+/* kind: the letter after 'M' (or 'K'); implicit: the token ends in '~'. */
+static void mem_operand(dstate *s, char kind, int implicit) {
   orion_sass_insn *in = s->in;
   if (kind == 'c' || kind == 'K') {
     if (kind == 'c')
@@ -161,11 +193,11 @@ static void mem_operand(dstate *s, char kind) {
     take_cbank(s);
     return;
   }
-  if (kind == 'g')
-    add_reg(s, ORION_SASS_UR, 32, 2, 0, 0);
-  else if (kind == 'h')
-    add_reg(s, ORION_SASS_UR, 64, 2, 0, 0);
-  else if (kind != 'l' && kind != 'u') {
+  if (kind == 'g' || kind == 'h') {
+    add_reg(s, ORION_SASS_UR, kind == 'g' ? 32 : 64, 2, 0, 0);
+    if (!s->bad)
+      in->regs[in->nregs - 1].implicit = (uint8_t)implicit;
+  } else if (kind != 'l' && kind != 'u') {
     s->bad = 1;
     return;
   }
@@ -186,6 +218,10 @@ static void mem_operand(dstate *s, char kind) {
 
 static void target(dstate *s, char kind) {
   orion_sass_insn *in = s->in;
+  if (kind != 'j' && kind != 'b') {
+    s->bad = 1;
+    return;
+  }
   in->has_target = 1;
   if (kind == 'j') {
     uint64_t lo8 = sass_bits(s->w, 16, 8);
@@ -235,12 +271,12 @@ static void token(dstate *s, const char *t, size_t n) {
     r->field = 0xff; /* not an encoding field */
     return;
   }
-  if (t[0] == 'M' && n == 2) {
-    mem_operand(s, t[1]);
+  if (t[0] == 'M' && (n == 2 || (n == 3 && t[2] == '~' && (t[1] == 'g' || t[1] == 'h')))) {
+    mem_operand(s, t[1], n == 3);
     return;
   }
   if (t[0] == 'K' && n == 1) {
-    mem_operand(s, 'K');
+    mem_operand(s, 'K', 0);
     return;
   }
   if (t[0] == 'T' && n == 2) {
@@ -284,19 +320,24 @@ static void token(dstate *s, const char *t, size_t n) {
           field == 24 ? 1 : field == 32 ? 2 : field == 64 ? 3 : 0);
 }
 
-orion_status orion_sass_decode(orion_sass_word w, orion_sass_insn *out) {
+orion_status orion_sass_decode_arch(orion_sass_word w, unsigned sm,
+                                    orion_sass_insn *out) {
   if (!out)
     return ORION_ERR_INVALID_ARG;
+  int arch = sass_arch_index(sm);
+  if (arch < 0)
+    return ORION_ERR_UNSUPPORTED_ARCH;
   unsigned opcode = (unsigned)(w.lo & 0xfff);
-  int row = sass_find_row(opcode);
-  if (row < 0)
+  const sass_enc *e = sass_find_opcode(opcode, arch);
+  if (!e)
     return ORION_ERR_PARSE;
-  const sass_row *r = &sass_rows[row];
+  const sass_row *r = &sass_rows[e->op];
   orion_sass_insn in;
   memset(&in, 0, sizeof in);
   dstate s = {w, w, &in, 0};
-  in.op = (orion_sass_op)row;
+  in.op = (orion_sass_op)e->op;
   in.opcode = (uint16_t)opcode;
+  in.sm = (uint8_t)sm;
   in.form = (uint8_t)(opcode >> 9);
   in.cls = r->cls;
   in.space = r->space;
@@ -304,7 +345,7 @@ orion_status orion_sass_decode(orion_sass_word w, orion_sass_insn *out) {
   in.guard_neg = (uint8_t)sass_bits(w, 15, 1);
   in.guard_file = r->cls == ORION_SASS_UNIFORM ? ORION_SASS_UP : ORION_SASS_P;
   take(&s, 0, 16);
-  for (const char *t = r->layout; *t;) {
+  for (const char *t = e->layout; *t;) {
     while (*t == ' ')
       t++;
     size_t n = strcspn(t, " ");
@@ -324,6 +365,10 @@ orion_status orion_sass_decode(orion_sass_word w, orion_sass_insn *out) {
   in.rest = s.rest;
   *out = in;
   return ORION_OK;
+}
+
+orion_status orion_sass_decode(orion_sass_word w, orion_sass_insn *out) {
+  return orion_sass_decode_arch(w, 90, out);
 }
 
 orion_sass_word orion_sass_word_load(const unsigned char b[16]) {

@@ -1,10 +1,12 @@
-/* encode.c - sm_90 SASS encoder: orion_sass_insn -> 128 bits, and builders
- * for the instructions the cubin rewriter inserts or edits.
+/* encode.c - SASS encoder (sm_90, sm_80, sm_86, sm_89): orion_sass_insn ->
+ * 128 bits, and builders for the sm_90 instructions the cubin rewriter
+ * inserts or edits.
  *
  * Encoding is the inverse of decode.c: start from insn->rest (the bits no
  * decoded field owns) and write every field back into its bits, checking
- * that each value fits.  The target layout (split Tj or whole Tb) comes from
- * the opcode's row in sm90_ops.def.
+ * that each value fits.  The opcode number and the target layout (split Tj
+ * or whole Tb) come from the row of ops.def (ORION_SASS_OP or ORION_SASS_ALT)
+ * that has the opcode with insn->form on insn->sm.
  *
  * Builders decode a template word - an instruction as ptxas 13.0 emitted it
  * for sm_90, with every modifier at its plain default - and then set the
@@ -27,11 +29,14 @@ static int fits_signed(int64_t v, unsigned n) {
 orion_status orion_sass_encode(const orion_sass_insn *in, orion_sass_word *out) {
   if (!in || !out || (unsigned)in->op >= ORION_SASS_OP_COUNT)
     return ORION_ERR_INVALID_ARG;
-  const sass_row *r = &sass_rows[in->op];
-  if (!sass_row_has_form(r, in->form) || in->guard > 7 || in->guard_neg > 1)
+  int arch = sass_arch_index(in->sm);
+  if (arch < 0)
+    return ORION_ERR_UNSUPPORTED_ARCH;
+  const sass_enc *e = sass_find_enc(in->op, in->form, arch);
+  if (!e || in->guard > 7 || in->guard_neg > 1)
     return ORION_ERR_RANGE;
   orion_sass_word w = in->rest;
-  sass_put(&w, 0, 12, (uint64_t)r->base | ((uint64_t)in->form << 9));
+  sass_put(&w, 0, 12, (uint64_t)e->base | ((uint64_t)in->form << 9));
   sass_put(&w, 12, 3, in->guard);
   sass_put(&w, 15, 1, in->guard_neg);
   if (in->nregs > ORION_SASS_MAX_REGS)
@@ -64,7 +69,7 @@ orion_status orion_sass_encode(const orion_sass_insn *in, orion_sass_word *out) 
     if (in->target % 4)
       return ORION_ERR_RANGE;
     int64_t units = in->target / 4;
-    if (strstr(r->layout, "Tj")) {
+    if (strstr(e->layout, "Tj")) {
       if (!fits_signed(units, 56))
         return ORION_ERR_RANGE;
       sass_put(&w, 16, 8, (uint64_t)units & 0xff);

@@ -1,4 +1,5 @@
-/* orion/sass.h - decoder and encoder of sm_90 (Hopper) SASS instructions.
+/* orion/sass.h - decoder and encoder of SASS instructions for sm_90
+ * (Hopper), sm_80 (A100), sm_86 (Ampere GA10x) and sm_89 (Ada).
  *
  * Every Volta-and-later instruction is 128 bits, stored little endian as two
  * 64-bit words; bit n of the instruction is bit n of `lo` for n < 64 and bit
@@ -16,20 +17,29 @@
  *   memory       base register, 32/64-bit address, signed byte offset, access
  *                size (LDL/STL/LDS/STS/LDG/STG/LDC...)
  *   target       branch/call/return/BSSY offset in bytes from the end of the
- *                instruction (BRA, CALL.REL and RET.REL split it between bits
- *                16-23 and 34-81; BSSY keeps it whole in 34-81)
+ *                instruction (on sm_90 BRA, CALL.REL and RET.REL split it
+ *                between bits 16-23 and 34-81; BSSY, and every one of them
+ *                on sm_80-89, keeps it whole in 34-81)
  *   control      stall 105-108, yield 109, write barrier 110-112, read
  *                barrier 113-115, wait mask 116-121, reuse 122-125
  *
- * What each opcode has is data: the X-macro table sass/sm90_ops.def (name,
- * 9-bit base, allowed forms, class, memory space, operand layout).  Bits that
- * no decoded field covers (modifiers such as .U32, .FTZ, comparison codes)
- * are kept verbatim in `rest`; encoding a decoded instruction unchanged gives
- * back the same 128 bits.  Register operands are conservative where the
+ * What each opcode has is data: the X-macro table sass/ops.def (name, 9-bit
+ * base, class, memory space, operand layout, and per architecture the forms
+ * that exist there).  The architectures share the instruction format; an
+ * opcode or form the table does not list for the architecture decodes as
+ * unknown.  Bits that no decoded field covers (modifiers such as .U32,
+ * .FTZ, comparison codes) are kept verbatim in `rest`; encoding a decoded
+ * instruction unchanged gives back the same 128 bits.  Register operands are conservative where the
  * layout says so: every register the instruction may read is a use and
  * every register it writes is a def (validated against `nvdisasm -plr`).
  *
- * Status: ORION_ERR_INVALID_ARG for NULL pointers, ORION_ERR_PARSE for an
+ * Architectures: orion_sass_decode_arch takes the cubin's sm number (80,
+ * 86, 89 or 90; orion_cubin_header.sm) and records it in insn->sm, which
+ * orion_sass_encode follows; orion_sass_decode is the sm_90 call.  The
+ * builders below make sm_90 instructions.
+ *
+ * Status: ORION_ERR_INVALID_ARG for NULL pointers, ORION_ERR_UNSUPPORTED_ARCH
+ * for an architecture other than those four, ORION_ERR_PARSE for an
  * opcode/form the table does not know (the instruction must then be treated
  * as unknown: copied verbatim, the function left alone), ORION_ERR_RANGE for
  * a field value that does not fit its bits when encoding.  On error the
@@ -91,11 +101,12 @@ typedef enum orion_sass_space {
   ORION_SASS_SPACE_COUNT
 } orion_sass_space;
 
-/* The opcodes of sass/sm90_ops.def, one enumerator per table row. */
+/* The opcodes of sass/ops.def (every architecture's), one enumerator per
+ * ORION_SASS_OP row. */
 typedef enum orion_sass_op {
-#define ORION_SASS_OP(id, mnem, base, forms, cls, space, flags, layout) \
+#define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
   ORION_SASS_OP_##id,
-#include "../../sass/sm90_ops.def"
+#include "../../sass/ops.def"
 #undef ORION_SASS_OP
   ORION_SASS_OP_COUNT
 } orion_sass_op;
@@ -119,7 +130,10 @@ typedef enum orion_sass_file {
  * operand both read and written appears twice.  width is the number of
  * consecutive registers (R2 with width 2 is R2:R3).  The zero registers are
  * listed (they appear in the text) but are neither read nor written.
- * P2R's PR operand is P0 with width 7 and field 0xff (all predicates). */
+ * P2R's PR operand is P0 with width 7 and field 0xff (all predicates).
+ * implicit=1 for an operand the instruction reads that nvdisasm does not
+ * print: the memory descriptor UR of LDG/STG/LD/ST on sm_80-89 (printed
+ * as desc[URn] on sm_90). */
 typedef struct orion_sass_reg {
   uint8_t file;  /* orion_sass_file */
   uint8_t num;   /* register number */
@@ -128,7 +142,7 @@ typedef struct orion_sass_reg {
   uint8_t neg;   /* predicate operands: negated (!P0) */
   uint8_t field; /* encoding field (internal; keep it when editing num) */
   uint8_t port;  /* 1/2/3 = source a/b/c (for .reuse), 0 otherwise */
-  uint8_t pad_;
+  uint8_t implicit; /* 1 = not printed by nvdisasm (see above) */
 } orion_sass_reg;
 
 #define ORION_SASS_MAX_REGS 12
@@ -147,6 +161,7 @@ typedef struct orion_sass_ctrl {
 typedef struct orion_sass_insn {
   orion_sass_op op;
   uint16_t opcode; /* the 12-bit opcode (base | form << 9) */
+  uint8_t sm;      /* architecture decoded for: 80, 86, 89 or 90 */
   uint8_t form;    /* bits 9-11 */
   uint8_t cls;     /* orion_sass_class */
   uint8_t space;   /* orion_sass_space */
@@ -177,12 +192,20 @@ typedef struct orion_sass_insn {
   orion_sass_word rest; /* bits no decoded field covers */
 } orion_sass_insn;
 
-/* Decode one instruction. */
+/* Whether the decoder knows architecture sm_<sm> (80, 86, 89, 90). */
+int orion_sass_arch_supported(unsigned sm);
+
+/* Decode one instruction of architecture sm_<sm>. */
+orion_status orion_sass_decode_arch(orion_sass_word w, unsigned sm,
+                                    orion_sass_insn *out);
+/* Decode one sm_90 instruction: orion_sass_decode_arch(w, 90, out). */
 orion_status orion_sass_decode(orion_sass_word w, orion_sass_insn *out);
 
-/* Encode: rest | every field of `in`.  Fields are range-checked (register
- * numbers against their field width, mem_off against 24 signed bits,
- * target against its field in 4-byte units, control bits). */
+/* Encode for in->sm (ORION_ERR_UNSUPPORTED_ARCH if that is not one of the
+ * four; ORION_ERR_RANGE if the opcode's form does not exist there): rest |
+ * every field of `in`.  Fields are range-checked (register numbers against
+ * their field width, mem_off against 24 signed bits, target against its
+ * field in 4-byte units, control bits). */
 orion_status orion_sass_encode(const orion_sass_insn *in, orion_sass_word *out);
 
 /* Names: "IADD3", "ALU", "LOCAL"; "?" for an out-of-range value. */

@@ -1,14 +1,18 @@
-/* sassdec_edit.c - the edits the cubin rewriter makes, as raw sm_90 code.
+/* sassdec_edit.c - the edits the cubin rewriter makes, as raw sm_90 code,
+ * and edits of sm_80 code.
  *
- * usage: sassdec_edit OUT.bin
+ * usage: sassdec_edit OUT.bin [OUT80.bin]
  *
  * Writes one instruction per builder / edit of include/orion/sass.h to
- * OUT.bin (16 bytes each) for `nvdisasm --binary SM90`, which
+ * OUT.bin (16 bytes each) for `nvdisasm --binary SM90`, and retargeted
+ * sm_80 branches to OUT80.bin for `nvdisasm --binary SM80`, which
  * test/lit/sass/encode-edits.test reads back and compares with the text the
  * edit means.  Before writing, every instruction is decoded again and its
  * fields compared with what was asked (operands, offsets, targets, control
- * bits), and the range checks are exercised; any mismatch is printed and
- * the exit status is 1.
+ * bits), and the range checks and the architecture argument are exercised;
+ * sass/ops.def is checked to give each (architecture, opcode) and each
+ * (architecture, opcode id, form) one row at most.  Any mismatch is printed
+ * and the exit status is 1.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +20,7 @@
 #include "orion/sass.h"
 
 static int failed;
-static FILE *out;
+static FILE *out, *out80;
 
 #define EXPECT(cond, ...)                                  \
   do {                                                     \
@@ -28,7 +32,8 @@ static FILE *out;
     }                                                      \
   } while (0)
 
-/* Encode, decode again, check the round trip, append to OUT.bin. */
+/* Encode, decode again, check the round trip, append to OUT.bin (sm_90)
+ * or OUT80.bin (sm_80). */
 static orion_sass_insn emit(const char *what, orion_status st,
                             const orion_sass_insn *in) {
   orion_sass_insn back;
@@ -39,7 +44,7 @@ static orion_sass_insn emit(const char *what, orion_status st,
   orion_sass_word w;
   st = orion_sass_encode(in, &w);
   EXPECT(st == ORION_OK, "%s: encode: %s", what, orion_strerror(st));
-  st = orion_sass_decode(w, &back);
+  st = orion_sass_decode_arch(w, in->sm, &back);
   EXPECT(st == ORION_OK, "%s: decode: %s", what, orion_strerror(st));
   EXPECT(back.op == in->op && back.nregs == in->nregs &&
              back.mem_off == in->mem_off && back.imm == in->imm &&
@@ -49,30 +54,123 @@ static orion_sass_insn emit(const char *what, orion_status st,
          "%s: fields changed in the round trip", what);
   unsigned char b[16];
   orion_sass_word_store(w, b);
-  fwrite(b, 1, 16, out);
+  if (in->sm == 80 && out80)
+    fwrite(b, 1, 16, out80);
+  else if (in->sm == 90)
+    fwrite(b, 1, 16, out);
   return back;
 }
 
-static orion_sass_insn dec(uint64_t lo, uint64_t hi) {
+static orion_sass_insn dec_arch(uint64_t lo, uint64_t hi, unsigned sm) {
   orion_sass_insn in;
   memset(&in, 0, sizeof in);
   orion_sass_word w = {lo, hi};
-  orion_status st = orion_sass_decode(w, &in);
-  EXPECT(st == ORION_OK, "decode %016llx %016llx: %s", (unsigned long long)hi,
-         (unsigned long long)lo, orion_strerror(st));
+  orion_status st = orion_sass_decode_arch(w, sm, &in);
+  EXPECT(st == ORION_OK, "decode sm_%u %016llx %016llx: %s", sm,
+         (unsigned long long)hi, (unsigned long long)lo, orion_strerror(st));
   return in;
 }
 
+static orion_sass_insn dec(uint64_t lo, uint64_t hi) { return dec_arch(lo, hi, 90); }
+
+/* The rows of sass/ops.def (both kinds) with their architecture columns. */
+static const struct {
+  const char *id;
+  unsigned base;
+  const char *forms[4]; /* sm_90, 80, 86, 89 */
+} table[] = {
+#define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
+  {#id, base, {f90, f80, f86, f89}},
+#define ORION_SASS_ALT(id, base, layout, f90, f80, f86, f89) {#id, base, {f90, f80, f86, f89}},
+#include "../../../sass/ops.def"
+#undef ORION_SASS_ALT
+#undef ORION_SASS_OP
+};
+
+/* Each (architecture, opcode) and (architecture, id, form) in one row. */
+static void check_table(void) {
+  size_t n = sizeof table / sizeof table[0];
+  for (unsigned a = 0; a < 4; a++)
+    for (size_t i = 0; i < n; i++)
+      for (const char *f = table[i].forms[a]; *f; f++) {
+        EXPECT(*f >= '1' && *f <= '7', "%s: form '%c'", table[i].id, *f);
+        for (size_t j = i + 1; j < n; j++) {
+          if (!strchr(table[j].forms[a], *f))
+            continue;
+          EXPECT(table[j].base != table[i].base, "column %u: opcode 0x%03x form %c in rows %s and %s",
+                 a, table[i].base, *f, table[i].id, table[j].id);
+          EXPECT(strcmp(table[j].id, table[i].id), "column %u: %s form %c in two rows", a,
+                 table[i].id, *f);
+        }
+      }
+}
+
+/* sm_80 code: the encodings that differ from sm_90 (whole branch offsets,
+ * the implicit descriptor of LDG, R2UR's number), decoded, edited and
+ * written to OUT80.bin; the architecture argument's errors. */
+static void sm80_edits(void) {
+  orion_sass_insn x, y;
+  orion_sass_word w = {0xfffffff000007947ull, 0x000fc0000383ffffull}; /* sm_80 BRA to itself */
+  x = dec_arch(w.lo, w.hi, 80);
+  EXPECT(x.sm == 80 && x.op == ORION_SASS_OP_BRA && x.target == -0x10, "sm_80 BRA self loop: %lld",
+         (long long)x.target);
+  y = dec(w.lo, w.hi);
+  EXPECT(y.op == ORION_SASS_OP_BRA && y.target != -0x10, "sm_80 BRA read as sm_90 has another target");
+  EXPECT(orion_sass_set_target(&x, 0x100) == ORION_OK, "sm_80 BRA retarget");
+  emit("sm_80 BRA", ORION_OK, &x); /* at 0x00: to 0x110 */
+  x = dec_arch(0x000002e000007944ull, 0x020fea0003c00000ull, 80); /* CALL.REL.NOINC */
+  EXPECT(x.cls == ORION_SASS_CALL && x.target == 0x2e0, "sm_80 CALL offset %lld", (long long)x.target);
+  EXPECT(orion_sass_set_target(&x, -0x40) == ORION_OK, "sm_80 CALL retarget");
+  emit("sm_80 CALL", ORION_OK, &x); /* at 0x10: to -0x20 */
+  x = dec_arch(0x0000000402007981ull, 0x000ea4000c1e1900ull, 80); /* LDG.E R0, [R2.64] */
+  EXPECT(x.nregs == 3 && x.regs[0].num == 0 && !x.regs[0].implicit && x.regs[1].file == ORION_SASS_UR &&
+             x.regs[1].num == 4 && x.regs[1].width == 2 && x.regs[1].implicit && x.regs[2].num == 2,
+         "sm_80 LDG: R0, implicit UR4:UR5, R2:R3");
+  y = dec(0x0000000402007981ull, 0x000ea4000c1e1900ull); /* desc[UR4][R2.64] */
+  EXPECT(y.nregs == 3 && !y.regs[1].implicit, "sm_90 LDG: descriptor printed");
+  x.regs[2].num = 6;
+  x.mem_off = 0x20;
+  emit("sm_80 LDG", ORION_OK, &x); /* at 0x20: LDG.E R0, [R6.64+0x20] */
+  x = dec_arch(0x00000000040473c2ull, 0x00321e00000e0000ull, 80); /* R2UR UR4, R4 */
+  EXPECT(x.op == ORION_SASS_OP_R2UR && x.opcode == 0x3c2, "sm_80 R2UR (0x1c2)");
+  EXPECT(orion_sass_decode((orion_sass_word){0x00000000040473c2ull, 0x00321e00000e0000ull}, &y) ==
+             ORION_ERR_PARSE, "0x3c2 is not an sm_90 opcode");
+  x.regs[0].num = 9;
+  emit("sm_80 R2UR", ORION_OK, &x); /* at 0x30: R2UR UR9, R4 */
+
+  /* Architectures: unknown ones refused, the out-parameter untouched. */
+  EXPECT(orion_sass_arch_supported(80) && orion_sass_arch_supported(86) &&
+             orion_sass_arch_supported(89) && orion_sass_arch_supported(90),
+         "supported architectures");
+  EXPECT(!orion_sass_arch_supported(75) && !orion_sass_arch_supported(100) &&
+             !orion_sass_arch_supported(0),
+         "unsupported architectures");
+  y = x;
+  EXPECT(orion_sass_decode_arch(w, 75, &y) == ORION_ERR_UNSUPPORTED_ARCH && !memcmp(&x, &y, sizeof x),
+         "sm_75 decode refused");
+  EXPECT(orion_sass_decode_arch(w, 80, NULL) == ORION_ERR_INVALID_ARG, "NULL out");
+  y.sm = 0;
+  EXPECT(orion_sass_encode(&y, &w) == ORION_ERR_UNSUPPORTED_ARCH, "encode without an architecture");
+  y.sm = 90; /* R2UR has no form 1 at 0x1c2 on sm_90, but has 0x0ca */
+  EXPECT(orion_sass_encode(&y, &w) == ORION_OK && (w.lo & 0xfff) == 0x2ca, "R2UR re-encoded for sm_90");
+  y = dec_arch(0x0000000a00007348ull, 0x003fde0003800000ull, 86); /* WARPSYNC R10 */
+  EXPECT(y.op == ORION_SASS_OP_WARPSYNC_R && y.nregs == 1 && y.regs[0].num == 10 && !y.has_target,
+         "sm_86 WARPSYNC R10");
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: sassdec_edit OUT.bin\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: sassdec_edit OUT.bin [OUT80.bin]\n");
     return 2;
   }
   out = fopen(argv[1], "wb");
-  if (!out) {
-    fprintf(stderr, "sassdec_edit: %s: cannot open\n", argv[1]);
+  out80 = argc == 3 ? fopen(argv[2], "wb") : NULL;
+  if (!out || (argc == 3 && !out80)) {
+    fprintf(stderr, "sassdec_edit: %s: cannot open\n", argv[out ? 2 : 1]);
     return 2;
   }
+  check_table();
+  sm80_edits();
   orion_sass_insn x, y;
 
   /* 0x00 .. 0x30: LDL/STL (ptxas 13.0 spill code) moved to shared memory. */
@@ -139,8 +237,8 @@ int main(int argc, char **argv) {
   EXPECT(orion_sass_encode(&x, &w) == ORION_ERR_RANGE, "stall 16");
   EXPECT(orion_sass_decode((orion_sass_word){0xfff, 0}, &x) == ORION_ERR_PARSE, "unknown opcode");
 
-  if (fclose(out) != 0) {
-    fprintf(stderr, "sassdec_edit: %s: write error\n", argv[1]);
+  if (fclose(out) != 0 || (out80 && fclose(out80) != 0)) {
+    fprintf(stderr, "sassdec_edit: write error\n");
     return 2;
   }
   return failed;
