@@ -1,8 +1,11 @@
 // Extra decoder corpus (test/unit/sassdec/corpus.sh): opcodes the other
 // sources do not produce - warp votes, fences, bit operations, dynamic
 // shared memory, half precision, 64-bit integer and double math, local
-// arrays.  Compiled only to PTX and cubins, never run.
+// arrays, bf16/fp8 conversions.  Compiled only to PTX and cubins (sm_80,
+// sm_86, sm_89, sm_90), never run.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 __global__ void warps(int *out, const int *in) {
   int t = threadIdx.x, v = in[t];
@@ -41,4 +44,17 @@ __global__ void sts_uniform(float *out, const float *in, int k) {
   buf[(t * 5 + k) & 2047] = in[t + 1];
   __syncthreads();
   out[t] = buf[t];
+}
+
+// Packing conversions: F2FP.BF16 from sm_80 on; the FP8 forms
+// (F2FP.SATFINITE.E4M3..., F2FP.F16.E5M2.UNPACK_B) from sm_89 on, emulated
+// with shifts and selects before.
+__global__ void conversions(unsigned short *o8, __nv_bfloat162 *ob, const float2 *in,
+                            const __nv_fp8x2_storage_t *i8, float *of) {
+  int t = threadIdx.x;
+  float2 v = in[t];
+  o8[t] = __nv_cvt_float2_to_fp8x2(v, __NV_SATFINITE, __NV_E4M3);
+  ob[t] = __float22bfloat162_rn(v);
+  __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(i8[t], __NV_E5M2);
+  of[t] = __half2float(__half(__half_raw{h.x}));
 }

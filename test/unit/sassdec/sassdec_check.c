@@ -1,15 +1,18 @@
-/* sassdec_check.c - validate the sm_90 decoder/encoder against nvdisasm.
+/* sassdec_check.c - validate the SASS decoder/encoder against nvdisasm.
  *
  * usage: sassdec_check [-v] [-q] LISTING...
  *
  * Each LISTING is the output of `nvdisasm -c -hex -plr -lrm narrow` on one
- * cubin.  For every instruction it decodes the two printed 64-bit words and
+ * cubin; its ".target sm_NN" line names the architecture the words are
+ * decoded for (orion_sass_decode_arch; sm_90 when the line is missing).
+ * For every instruction it decodes the two printed 64-bit words and
  * compares every field the decoder produces with what nvdisasm printed:
  *
  *   mnemonic     the text before the first '.' equals the table's mnemonic
  *   guard        @P0 / @!P0 / none for PT
  *   registers    the non-zero R/UR/B operands in order, the non-PT P/UP
- *                operands in order with their negation, .reuse flags
+ *                operands in order with their negation (implicit operands,
+ *                which nvdisasm does not print, left out), .reuse flags
  *                against the control bits' reuse mask
  *   def/use      the registers written and read, each 32-bit register of a
  *                wide operand, against nvdisasm's life-range column
@@ -21,7 +24,9 @@
  *                the address of the printed label
  *   encoding     orion_sass_encode(decode(w)) == w
  *
- * Prints per-opcode counts and one summary line:
+ * Prints per-opcode counts, a line per architecture seen
+ *   sassdec sm_NN: N instructions in L listings, A agree
+ * and one summary line:
  *   sassdec: N instructions, K distinct opcodes (M opcode/form pairs),
  *   A agree (P %)
  * Exit status 0 iff every instruction agrees (and at least one was read).
@@ -60,6 +65,8 @@ static int verbose, quiet;
 static long n_insn, n_agree;
 static long op_count[ORION_SASS_OP_COUNT], op_bad[ORION_SASS_OP_COUNT];
 static unsigned char form_seen[4096];
+/* Per architecture (index sm): listings, instructions, agreeing ones. */
+static long arch_files[256], arch_insn[256], arch_agree[256];
 static long n_unknown, n_imm_checked, n_target_checked, n_mem_checked,
     n_plr_checked, n_reuse;
 
@@ -267,9 +274,10 @@ static long parse_num(const char *s, const char **end) {
   return neg ? -v : v;
 }
 
-static int check_one(const insn_rec *r, const label *labels, size_t nlabels) {
+static int check_one(const insn_rec *r, unsigned sm, const label *labels,
+                     size_t nlabels) {
   orion_sass_insn in;
-  orion_status st = orion_sass_decode(r->w, &in);
+  orion_status st = orion_sass_decode_arch(r->w, sm, &in);
   if (st != ORION_OK) {
     n_unknown++;
     return FAIL("decode: %s (opcode 0x%03x)", orion_strerror(st),
@@ -341,7 +349,7 @@ static int check_one(const insn_rec *r, const label *labels, size_t nlabels) {
                          is_pred(tk[ti].file) != pass))
         ti++;
       while (di < in.nregs &&
-             (in.regs[di].field == 0xff ||
+             (in.regs[di].field == 0xff || in.regs[di].implicit ||
               zero_reg(in.regs[di].file, in.regs[di].num) ||
               is_pred(in.regs[di].file) != pass))
         di++;
@@ -528,10 +536,19 @@ static int check_file(const char *path) {
   size_t nlab = 0, caplab = 0;
   char pending[16][256];
   int npending = 0, lineno = 0, ok = 1;
+  unsigned sm = 90;
+  int known_arch = 1;
   insn_rec *open = NULL; /* first line read, waiting for the second */
   while (fgets(line, MAXLINE, f)) {
     lineno++;
     line[strcspn(line, "\n")] = 0;
+    const char *tg = strstr(line, ".target");
+    if (tg && !open && sscanf(tg, ".target sm_%u", &sm) == 1 &&
+        !orion_sass_arch_supported(sm)) {
+      fprintf(stderr, "%s:%d: architecture sm_%u not supported\n", path, lineno, sm);
+      ok = known_arch = 0;
+      break;
+    }
     if (strstr(line, "GPR") && strstr(line, "// |"))
       snprintf(names, MAXLINE, "%s", line);
     if (strstr(line, "// |") && strstr(line, "# 0"))
@@ -586,15 +603,19 @@ static int check_file(const char *path) {
     fprintf(stderr, "%s: no instructions read\n", path);
     ok = 0;
   }
-  for (size_t i = 0; i < nrec; i++) {
+  if (known_arch)
+    arch_files[sm]++;
+  for (size_t i = 0; known_arch && i < nrec; i++) {
     n_insn++;
+    arch_insn[sm]++;
     why[0] = 0;
-    if (check_one(&recs[i], labels, nlab)) {
+    if (check_one(&recs[i], sm, labels, nlab)) {
       n_agree++;
+      arch_agree[sm]++;
     } else {
       ok = 0;
       orion_sass_insn in;
-      if (orion_sass_decode(recs[i].w, &in) == ORION_OK)
+      if (orion_sass_decode_arch(recs[i].w, sm, &in) == ORION_OK)
         op_bad[in.op]++;
       if (!quiet)
         fprintf(stderr, "%s:%d: /*%04lx*/ %s [%016llx %016llx]: %s\n", path,
@@ -643,6 +664,10 @@ int main(int argc, char **argv) {
   }
   for (int i = 0; i < 4096; i++)
     forms += form_seen[i];
+  for (int sm = 0; sm < 256; sm++)
+    if (arch_files[sm])
+      printf("sassdec sm_%d: %ld instructions in %ld listings, %ld agree\n", sm,
+             arch_insn[sm], arch_files[sm], arch_agree[sm]);
   printf("sassdec: %ld instructions in %d listings, %d distinct opcodes (%d "
          "opcode/form pairs), %ld agree (%.3f %%); checked: %ld def/use, %ld "
          "memory, %ld immediates, %ld targets, %ld .reuse; %ld unknown\n",
