@@ -5,9 +5,13 @@
  *                                       max threads, and each kernel's EIATTRs
  *   orion-sass dump <cubin>             sections, symbols, relocations and every
  *                                       .nv.info record
+ *   orion-sass decode <cubin>           per function, every instruction's decoded
+ *                                       fields (sass/decode.c; sm_80, sm_86,
+ *                                       sm_89, sm_90)
  *   orion-sass frame <cubin>            per function: blocks, calls, R1 setup
  *                                       and moves, frame slots, unsafe facts
- *                                       (sass/frame.c, include/orion/sassrw.h)
+ *                                       (sass/frame.c, include/orion/sassrw.h;
+ *                                       sm_90 only, as is rewrite --smem-frame)
  *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]
  *                                     [--block N] [--layout L]]
  *                                       read, rewrite, write atomically
@@ -28,6 +32,7 @@
 #include <string.h>
 
 #include "orion/cubin.h"
+#include "orion/sass.h"
 #include "orion/sassrw.h"
 
 static const char *prog = "orion-sass";
@@ -38,8 +43,13 @@ static void usage(FILE *f) {
           "  info <cubin>            architecture; per kernel and function: registers,\n"
           "                          frame, stack, shared memory, max threads, EIATTRs\n"
           "  dump <cubin>            sections, symbols, relocations, .nv.info records\n"
+          "  decode <cubin>          per function, each instruction's decoded fields:\n"
+          "                          opcode, class, guard, registers written/read,\n"
+          "                          memory operand, constant, immediate, target\n"
+          "                          (sm_80, sm_86, sm_89, sm_90)\n"
           "  frame <cubin>           per function: basic blocks, calls, R1 setup and\n"
           "                          moves, R1-relative frame slots, unsafe facts\n"
+          "                          (frame and rewrite --smem-frame: sm_90 only)\n"
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
           "                        [--layout auto|ptxas|sum|cstack]]\n"
           "                          parse and write back; without --smem-frame the\n"
@@ -63,6 +73,20 @@ static void usage(FILE *f) {
 static int fail(const char *file, const char *msg) {
   fprintf(stderr, "%s: error: %s: %s\n", prog, file, msg);
   return 1;
+}
+
+/* The frame analysis and rewrite refuse other architectures than sm_90. */
+static int fail_status(const char *path, const orion_cubin *c, orion_status st) {
+  if (st != ORION_ERR_UNSUPPORTED_ARCH)
+    return fail(path, orion_strerror(st));
+  orion_cubin_header h;
+  orion_cubin_get_header(c, &h);
+  char msg[160];
+  snprintf(msg, sizeof msg,
+           "sm_%u: the frame analysis and rewrite support sm_90 only ('decode' reads sm_80, sm_86, "
+           "sm_89 and sm_90)",
+           h.sm);
+  return fail(path, msg);
 }
 
 static orion_cubin *load(const char *path) {
@@ -238,6 +262,95 @@ static int cmd_dump(const char *path) {
   return 0;
 }
 
+/* One decoded register operand: R2:R3, !P0, UR4(implicit); zero registers
+ * (neither read nor written) are left out.  label goes first once. */
+static void print_reg(const orion_sass_reg *g, const char **label) {
+  static const char *const file[] = {"R", "UR", "P", "UP", "B"};
+  int zero = (g->file == ORION_SASS_R && g->num == ORION_SASS_RZ) ||
+             (g->file == ORION_SASS_UR && g->num == ORION_SASS_URZ) ||
+             ((g->file == ORION_SASS_P || g->file == ORION_SASS_UP) && g->num == ORION_SASS_PT);
+  if ((zero && g->field != 0xff) || g->file > ORION_SASS_B)
+    return;
+  printf("%s", *label);
+  *label = "";
+  if (g->field == 0xff) {
+    printf(" PR");
+    return;
+  }
+  printf(" %s%s%u", g->neg ? "!" : "", file[g->file], g->num);
+  if (g->width > 1)
+    printf(":%s%u", file[g->file], g->num + g->width - 1u);
+  if (g->implicit)
+    printf("(implicit)");
+}
+
+static void print_insn(uint64_t at, const orion_sass_insn *x) {
+  printf("  /*%04" PRIx64 "*/ ", at);
+  if (x->guard != ORION_SASS_PT || x->guard_neg)
+    printf("@%s%s%u ", x->guard_neg ? "!" : "", x->guard_file == ORION_SASS_UP ? "UP" : "P", x->guard);
+  printf("%s %s", orion_sass_op_name(x->op), orion_sass_class_name((orion_sass_class)x->cls));
+  if (x->space != ORION_SASS_SPACE_NONE)
+    printf(".%s", orion_sass_space_name((orion_sass_space)x->space));
+  for (int def = 1; def >= 0; def--) {
+    const char *label = def ? " def" : " use";
+    for (unsigned i = 0; i < x->nregs; i++)
+      if (x->regs[i].def == def)
+        print_reg(&x->regs[i], &label);
+  }
+  if (x->has_mem)
+    printf(" mem %s0x%x %u bytes", x->mem_off < 0 ? "-" : "+",
+           x->mem_off < 0 ? 0u - (unsigned)x->mem_off : (unsigned)x->mem_off, x->mem_bytes);
+  if (x->has_cbank)
+    printf(" c[0x%x][0x%x]", x->cbank, (unsigned)x->cbank_off);
+  if (x->has_imm)
+    printf(" imm 0x%x", x->imm);
+  if (x->has_target)
+    printf(" -> 0x%04" PRIx64, (uint64_t)((int64_t)at + 16 + x->target));
+  printf("\n");
+}
+
+/* Every function's instructions, decoded for the cubin's architecture. */
+static int cmd_decode(const char *path) {
+  orion_cubin *c = load(path);
+  if (!c)
+    return 1;
+  orion_cubin_header h;
+  orion_cubin_get_header(c, &h);
+  if (!orion_sass_arch_supported(h.sm)) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "sm_%u: the decoder knows sm_80, sm_86, sm_89 and sm_90", h.sm);
+    orion_cubin_free(c);
+    return fail(path, msg);
+  }
+  printf("%s: sm_%u\n", path, h.sm);
+  for (size_t i = 0; i < orion_cubin_func_count(c); i++) {
+    orion_cubin_func f;
+    const unsigned char *code;
+    size_t size, unknown = 0;
+    orion_cubin_get_func(c, i, &f);
+    if (orion_cubin_func_text(c, i, &code, &size) != ORION_CUBIN_OK) {
+      orion_cubin_free(c);
+      return fail(path, "a function symbol runs past its section");
+    }
+    printf("%s %s: %zu instructions\n", f.is_kernel ? "kernel" : "function", f.name, size / 16);
+    for (size_t at = 0; at + 16 <= size; at += 16) {
+      orion_sass_insn x;
+      orion_sass_word w = orion_sass_word_load(code + at);
+      if (orion_sass_decode_arch(w, h.sm, &x) == ORION_OK) {
+        print_insn(f.value + at, &x);
+      } else {
+        unknown++;
+        printf("  /*%04" PRIx64 "*/ ? opcode 0x%03x (not in the sm_%u table)\n", f.value + at,
+               (unsigned)(w.lo & 0xfff), h.sm);
+      }
+    }
+    if (unknown)
+      printf("  %zu unknown\n", unknown);
+  }
+  orion_cubin_free(c);
+  return 0;
+}
+
 /* The rewrite hook.  o == NULL: the identity (nothing is changed, so the
  * written cubin equals the input byte for byte).  Otherwise every kernel
  * goes through orion_sassrw_rewrite_kernel (sass/rewrite.c), which leaves
@@ -249,7 +362,7 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
   orion_sassrw *a = NULL;
   orion_status st = orion_sassrw_analyze(c, &a);
   if (st != ORION_OK)
-    return fail(path, orion_strerror(st));
+    return fail_status(path, c, st);
   int rc = 0;
   for (size_t i = 0; i < orion_sassrw_count(a) && rc == 0; i++) {
     const orion_sassrw_func *f = orion_sassrw_get(a, i);
@@ -284,8 +397,9 @@ static int cmd_frame(const char *path) {
   orion_sassrw *a = NULL;
   orion_status st = orion_sassrw_analyze(c, &a);
   if (st != ORION_OK) {
+    int rc = fail_status(path, c, st);
     orion_cubin_free(c);
-    return fail(path, orion_strerror(st));
+    return rc;
   }
   for (size_t i = 0; i < orion_sassrw_count(a); i++) {
     const orion_sassrw_func *f = orion_sassrw_get(a, i);
@@ -343,12 +457,15 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (!strcmp(cmd, "info") || !strcmp(cmd, "dump") || !strcmp(cmd, "frame")) {
+  if (!strcmp(cmd, "info") || !strcmp(cmd, "dump") || !strcmp(cmd, "frame") || !strcmp(cmd, "decode")) {
     if (argc != 3 || argv[2][0] == '-') {
       fprintf(stderr, "%s: error: '%s' takes one cubin\n", prog, cmd);
       return 2;
     }
-    return cmd[0] == 'i' ? cmd_info(argv[2]) : cmd[0] == 'd' ? cmd_dump(argv[2]) : cmd_frame(argv[2]);
+    return cmd[0] == 'i'              ? cmd_info(argv[2])
+           : !strcmp(cmd, "dump")     ? cmd_dump(argv[2])
+           : !strcmp(cmd, "decode")   ? cmd_decode(argv[2])
+                                      : cmd_frame(argv[2]);
   }
   if (!strcmp(cmd, "rewrite")) {
     const char *in = NULL, *out = NULL;
