@@ -17,6 +17,8 @@
  *      so only the target number of blocks fits.  ORION_MODE picks how the
  *      choice is made: adaptive (tune.c), exhaustive, static (the
  *      compiler's prediction), fixed:<tag>; a cached decision wins.
+ *      Adaptive mode leaves out the clones another candidate dominates in
+ *      registers and warps (plan.h: Pareto pruning).
  *   3. launch: settled configurations launch their choice with no timing
  *      (the original through cudaLaunchKernel itself, others through
  *      cuLaunchKernel with the hidden split parameters when the clone has
@@ -25,6 +27,11 @@
  *      stream is never synchronised in steady state.  A launch site outside
  *      any loop is split into chunks through the split clones so tuning has
  *      iterations (never cooperative launches: they do not come here).
+ *      On split launches the walk first probes a new candidate on one wave
+ *      and stops there when it is far slower (tune.h step 6).  A candidate
+ *      that would need more rounds of blocks than
+ *      the original for a grid the original runs in one is not launched
+ *      (plan.h: the round guard).
  * A version that fails to launch is dropped and the original launched in
  * its place; during stream capture the current choice launches untimed.
  * At exit: the report (ORION_REPORT) and the cache (ORION_CACHE).
@@ -50,6 +57,7 @@
 #include "cuda_api.h"
 #include "orion/record.h"
 #include "orion/rt.h"
+#include "plan.h"
 #include "report.h"
 #include "tune.h"
 
@@ -111,7 +119,8 @@ typedef struct rt_config {
   orion_tuner tuner;
   CUevent ev[2];
   int pending; /* candidate timed by ev, or -1 */
-  double pending_work;
+  int pending_probe; /* ... on a probe chunk (tune.h, step 6) */
+  double pending_work; /* blocks it ran */
   struct rt_config *next, *list_next;
 } rt_config;
 
@@ -725,6 +734,32 @@ static void cache_load(void) {
               g.cache_path, first, bad);
 }
 
+/* Adaptive mode: drop the clones another candidate dominates (plan.h),
+ * keeping the order; c->orig follows. */
+static void prune_dominated(rt_config *c) {
+  int regs[MAX_CANDS], warps[MAX_CANDS], clone[MAX_CANDS], keep[MAX_CANDS], m = 0, orig = 0;
+  for (int i = 0; i < c->n; i++) {
+    regs[i] = c->k->bin[c->c[i].bin].regs;
+    warps[i] = c->c[i].warps;
+    clone[i] = c->c[i].bin != 0 && !c->c[i].pad;
+  }
+  orion_plan_pareto(c->n, regs, warps, clone, keep);
+  for (int i = 0; i < c->n; i++) {
+    if (!keep[i]) {
+      if (g.debug)
+        fprintf(stderr, "orion: debug: %s: %s (%d registers, %d warps/SM) left out: another "
+                        "version has as many registers and warps\n",
+                c->k->name, c->c[i].tag, regs[i], warps[i]);
+      continue;
+    }
+    if (i == c->orig)
+      orig = m;
+    c->c[m++] = c->c[i];
+  }
+  c->n = m;
+  c->orig = orig;
+}
+
 static void config_init(rt_config *c) {
   rt_kernel *k = c->k;
   pthread_mutex_init(&c->mu, NULL);
@@ -736,6 +771,8 @@ static void config_init(rt_config *c) {
     add_cand(c, "orig", 0, 0, 0);
     c->orig = 0;
   }
+  if (g.mode == MODE_ADAPTIVE)
+    prune_dominated(c);
   int final = -1;
   c->source = "tuning";
   if (c->n == 1) {
@@ -900,59 +937,149 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
   return rc;
 }
 
-/* Read the pending measurement, if any, into the tuner.  c->mu held. */
+/* The tuner settled: publish its choice.  c->mu held. */
+static void publish(rt_config *c) {
+  if (!orion_tuner_settled(&c->tuner) || atomic_load(&c->final) >= 0)
+    return;
+  c->iterations = c->tuner.launches;
+  c->settled_at = atomic_load(&c->launches);
+  c->source = g.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
+  int f = orion_tuner_next(&c->tuner);
+  if (g.debug)
+    fprintf(stderr, "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
+            c->k->name, c->c[f].tag, c->iterations, c->settled_at);
+  atomic_store(&c->final, f);
+}
+
+/* Read the pending measurement, if any, into the tuner (waiting for it:
+ * running the best so far instead while it is outstanding would keep a
+ * program that queues many launches on a slower version for much longer,
+ * as the measurements would arrive only at its own synchronisations).
+ * c->mu held. */
 static void resolve_pending(rt_config *c) {
   if (c->pending < 0)
     return;
   float ms = 0;
   if (g.api.cuEventSynchronize(c->ev[1]) == CUDA_SUCCESS &&
-      g.api.cuEventElapsedTime(&ms, c->ev[0], c->ev[1]) == CUDA_SUCCESS)
-    orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work);
+      g.api.cuEventElapsedTime(&ms, c->ev[0], c->ev[1]) == CUDA_SUCCESS) {
+    if (g.debug)
+      fprintf(stderr, "orion: debug: tune %s launch %ld: %s%s %.0f blocks %.4f ms (%.3f us per "
+                      "1000 blocks)\n",
+              c->k->name, atomic_load(&c->launches), c->c[c->pending].tag,
+              c->pending_probe ? " probe" : "", c->pending_work, ms, ms * 1e6 / c->pending_work);
+    if (c->pending_probe)
+      orion_tuner_feed_probe(&c->tuner, c->pending, ms, c->pending_work);
+    else
+      orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work);
+  }
   c->pending = -1;
-  if (orion_tuner_settled(&c->tuner) && atomic_load(&c->final) < 0) {
-    c->iterations = c->tuner.launches;
-    c->settled_at = atomic_load(&c->launches);
-    c->source = g.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
-    atomic_store(&c->final, orion_tuner_next(&c->tuner));
+  publish(c);
+}
+
+/* Blocks per SM of candidate i. */
+static int per_sm(const rt_config *c, int i) {
+  int wpb = (int)((c->bx * c->by * c->bz + 31) / 32);
+  return c->c[i].warps / wpb;
+}
+
+/* The tuner's candidate for a launch of `blocks` blocks, after letting the
+ * walk pass over candidates the round guard predicts much slower (plan.h).
+ * c->mu held. */
+static int next_cand(rt_config *c, unsigned long long blocks) {
+  rt_device *d = &g.dev[c->k->dev];
+  for (;;) {
+    int i = orion_tuner_next(&c->tuner);
+    if (g.mode != MODE_ADAPTIVE || orion_tuner_settled(&c->tuner) || i == c->orig || !d->known ||
+        !orion_plan_round_guard(blocks, d->sms, per_sm(c, c->orig), per_sm(c, i)) ||
+        !orion_tuner_skip(&c->tuner, i))
+      return i;
+    if (g.debug)
+      fprintf(stderr, "orion: debug: tune %s: %s skipped: %llu blocks fit one round of the "
+                      "original (%d per SM) but not of %s (%d per SM)\n",
+              c->k->name, c->c[i].tag, blocks, per_sm(c, c->orig), c->c[i].tag, per_sm(c, i));
+    publish(c);
   }
 }
 
-/* One timed launch of the tuner's candidate.  c->mu held. */
-static int timed(rt_config *c, const launch *L, int dim, unsigned off, unsigned count,
-                 double work) {
-  int i = orion_tuner_next(&c->tuner), failed = 0;
+/* One timed launch of candidate i (count 0: the whole grid; else blocks
+ * [off, off + count) of dimension dim, `work` blocks in all).  c->mu held. */
+static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
+                 double work, int probe) {
+  int failed = 0;
   CUstream s = cu_stream(L->stream, L->site);
   int t0 = g.api.cuEventRecord(c->ev[0], s) == CUDA_SUCCESS;
   int rc = launch_cand(c, i, L, dim, off, count, &failed);
   int t1 = t0 && g.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
-  if (failed)
+  if (failed) {
     orion_tuner_drop(&c->tuner, i);
-  else if (rc == 0 && t1) {
+    publish(c);
+  } else if (rc == 0 && t1) {
     c->pending = i;
+    c->pending_probe = probe;
     c->pending_work = work;
   }
   return rc;
 }
 
-/* Split a launch into chunks along its largest grid dimension, each
- * `waves` full waves of the candidate it runs; tune on the chunks and run
- * the rest with the choice.  Returns -1 when the grid is too small for two
- * chunks of the original and two of the largest (nothing launched).
- * c->mu held. */
+/* An untimed launch of candidate i (a chunk as in timed); a version that
+ * fails is dropped (the original ran its blocks).  c->mu held. */
+static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count) {
+  int failed = 0;
+  int rc = launch_cand(c, i, L, dim, off, count, &failed);
+  if (failed) {
+    orion_tuner_drop(&c->tuner, i);
+    publish(c);
+  }
+  return rc;
+}
+
+/* Largest tolerated inflation of a chunk (plan.h): chunks of different
+ * candidates then compare within this much. */
+#define CHUNK_TOL 0.03
+/* A probe runs only where the best version so far would take at least this
+ * long on the probe's blocks: every chunk carries a fixed cost (launch,
+ * ramp-up and the tail of its last blocks; 2-5 us on euler_flux, about
+ * 22 us on particles, whose blocks vary in length, measured on an H200),
+ * which a shorter probe would mostly measure. */
+#define PROBE_MIN_MS 0.040
+
+/* Split a launch into chunks along one grid dimension and tune on them:
+ * the tuner's candidate runs `waves` waves at its own occupancy (one wave
+ * for a probe, tune.h step 6), and the rest of the grid runs the choice
+ * (or the best so far).  The dimension is the one whose chunks come
+ * closest to whole rounds for every candidate (plan.h), the longest among
+ * equals.  Returns -1 when that dimension cannot hold three chunks of the
+ * original (nothing launched).  c->mu held. */
 static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
-  int dim = g3[1] > g3[0] ? (g3[2] > g3[1] ? 2 : 1) : (g3[2] > g3[0] ? 2 : 0);
-  unsigned long long other = (unsigned long long)g3[0] * g3[1] * g3[2] / g3[dim];
+  unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
   rt_device *d = &g.dev[c->k->dev];
-  int wpb = (int)((c->bx * c->by * c->bz + 31) / 32);
-  /* Each candidate's chunk is `waves` full waves at its own occupancy, so
-   * no candidate pays for a partial last wave the others do not. */
-#define CHUNK(i)                                                                           \
-  ((waves * (unsigned long long)d->sms * (unsigned)(c->c[i].warps / wpb) + other - 1) / other)
-  unsigned long long q0 = CHUNK(c->orig), qmax = 0;
-  for (int i = 0; i < c->n; i++)
-    qmax = CHUNK(i) > qmax ? CHUNK(i) : qmax;
-  if (!d->known || q0 == 0 || g3[dim] < 2 * q0 + 2 * qmax)
+  if (!d->known || blocks == 0)
+    return -1;
+  int dim = -1;
+  double score = 0;
+  for (int e = 0; e < 3; e++) {
+    if (g3[e] < 2)
+      continue;
+    unsigned long long other = blocks / g3[e];
+    double worst = 0, f = 0;
+    for (int i = 0; i < c->n; i++) {
+      orion_plan_chunk(waves, d->sms, per_sm(c, i), other, CHUNK_TOL, &f);
+      worst = f > worst ? f : worst;
+      if (i == c->orig)
+        continue; /* never probed */
+      orion_plan_chunk(1, d->sms, per_sm(c, i), other, CHUNK_TOL, &f);
+      worst = f > worst ? f : worst;
+    }
+    if (dim < 0 || worst < score - 1e-9 || (worst <= score + 1e-9 && g3[e] > g3[dim]))
+      dim = e, score = worst;
+  }
+  if (dim < 0)
+    return -1;
+  unsigned long long other = blocks / g3[dim];
+#define CHUNK(w, i) orion_plan_chunk((w), d->sms, per_sm(c, (i)), other, CHUNK_TOL, NULL)
+  unsigned long long q0 = CHUNK(waves, c->orig);
+  if (q0 == 0 || g3[dim] < 3 * q0)
     return -1;
   c->split_launches++;
   unsigned off = 0;
@@ -960,13 +1087,23 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   while (off < g3[dim] && rc == 0) {
     resolve_pending(c);
     unsigned left = g3[dim] - off;
-    int f = atomic_load(&c->final), i = f >= 0 ? f : orion_tuner_next(&c->tuner);
-    unsigned long long q = CHUNK(i);
-    if (f >= 0 || q == 0 || left < q + qmax) {
-      rc = launch_cand(c, f >= 0 ? f : c->tuner.best, L, dim, off, left, NULL);
+    int f = atomic_load(&c->final);
+    int i = f >= 0 ? f : next_cand(c, blocks);
+    f = atomic_load(&c->final);
+    unsigned long long q = 0;
+    int probe = 0;
+    if (f < 0 && orion_tuner_wants_probe(&c->tuner)) {
+      q = CHUNK(1, i);
+      double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
+      probe = q > 0 && rate * (double)(q * other) >= PROBE_MIN_MS;
+    }
+    if (f < 0 && !probe)
+      q = CHUNK(waves, i);
+    if (f >= 0 || q == 0 || left < q) {
+      rc = untimed(c, f >= 0 ? f : c->tuner.best, L, dim, off, left);
       break;
     }
-    rc = timed(c, L, dim, off, (unsigned)q, (double)(q * other));
+    rc = timed(c, i, L, dim, off, (unsigned)q, (double)(q * other), probe);
     off += (unsigned)q;
   }
 #undef CHUNK
@@ -986,17 +1123,22 @@ static int tune_launch(rt_config *c, const launch *L) {
   } else {
     /* A launch outside any loop is split (chunks of two waves) so it can
      * be tuned at all; one in a loop is split too when its grid holds
-     * chunks of four waves, so tuning costs a fraction of one launch
-     * instead of whole launches of slower versions.  (Chunks of two waves
-     * in loops misled the choice on nlm_denoise: benchmarks/runtime.) */
+     * three chunks of four waves of the original, so tuning costs a
+     * fraction of one launch instead of whole launches of slower versions.
+     * (Chunks of two waves in loops misled the choice on nlm_denoise:
+     * benchmarks/runtime; part-empty last rounds, which plan.h now keeps
+     * within CHUNK_TOL, are the likely cause.) */
     rc = -1;
     if (c->k->split_fn && L->site) {
       int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
       rc = split_launch(c, L, once ? 2 : 4);
     }
     if (rc == -1) {
-      double work = (double)L->grid.x * L->grid.y * L->grid.z;
-      rc = timed(c, L, 0, 0, 0, work);
+      unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
+      int i = next_cand(c, blocks);
+      f = atomic_load(&c->final);
+      rc = f >= 0 ? launch_cand(c, f, L, 0, 0, 0, NULL)
+                  : timed(c, i, L, 0, 0, 0, (double)blocks, 0);
     }
   }
   pthread_mutex_unlock(&c->mu);

@@ -15,6 +15,7 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->initial_noise = 0.03;
   cfg->max_samples = 3;
   cfg->exhaustive_samples = 3;
+  cfg->reject = 0.50;
 }
 
 /* Candidates dropped after a failed launch carry n = -1. */
@@ -195,6 +196,8 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
     t->cfg.max_samples = 3;
   if (t->cfg.exhaustive_samples < 1 || t->cfg.exhaustive_samples > ORION_TUNE_MAX_SAMPLES)
     t->cfg.exhaustive_samples = 3;
+  if (!(t->cfg.reject > 0))
+    t->cfg.reject = 0.50;
   t->mode = mode;
   t->resample = -1;
   t->final = -1;
@@ -247,6 +250,50 @@ static void warm_up(orion_tuner *t, int i) {
       t->c[k].warm = 1;
 }
 
+/* The normalised time of a launch of cand; a binary's first launch is
+ * corrected by the warm-up penalty the original's two launches measured,
+ * and the binary is marked warm. */
+static double first_launch(orion_tuner *t, int cand, double ms, double work) {
+  double v = ms / work;
+  if (!t->c[cand].warm) {
+    if (!t->c[cand].shares_orig_binary) {
+      double corrected = (ms - t->penalty) / work;
+      v = corrected > 0.5 * v ? corrected : 0.5 * v;
+    }
+    warm_up(t, cand);
+    t->tried++;
+  }
+  return v;
+}
+
+int orion_tuner_wants_probe(const orion_tuner *t) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || t->resample >= 0)
+    return 0;
+  const orion_tune_cand *c = &t->c[t->cur];
+  return t->cur != t->orig && c->n == 0 && !c->probed && !c->skipped;
+}
+
+void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work) {
+  if (!orion_tuner_wants_probe(t) || cand != t->cur || !(ms >= 0) || !(work > 0))
+    return;
+  t->launches++;
+  double v = first_launch(t, cand, ms, work), b = orion_tuner_median(t, t->best);
+  t->c[cand].probed = 1;
+  if (b > 0 && v > b * (1 + t->cfg.reject)) {
+    add_sample(t, cand, v); /* kept for the report; far slower than best */
+    end_walk(t);
+  }
+}
+
+int orion_tuner_skip(orion_tuner *t, int cand) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || t->resample >= 0 ||
+      cand != t->cur || cand == t->orig || t->c[cand].n != 0)
+    return 0;
+  t->c[cand].skipped = 1;
+  end_walk(t);
+  return 1;
+}
+
 void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
   if (t->phase == PH_DONE || cand < 0 || cand >= t->n || dropped(t, cand) || !(ms >= 0) ||
       !(work > 0))
@@ -286,14 +333,7 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
     break;
   }
   /* PH_WALK */
-  if (!t->c[cand].warm) {
-    if (!t->c[cand].shares_orig_binary) {
-      double corrected = (ms - t->penalty) / work;
-      v = corrected > 0.5 * v ? corrected : 0.5 * v;
-    }
-    warm_up(t, cand);
-    t->tried++;
-  }
+  v = first_launch(t, cand, ms, work);
   add_sample(t, cand, v);
   if (t->phase == PH_CONFIRM) {
     if (cand == t->resample) {

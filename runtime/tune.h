@@ -28,6 +28,18 @@
  *      on the runner-up, or the one with the fewest resident warps among
  *      those within `equal` (1 %) of it: the same speed with fewer
  *      resources.
+ *   6. probes (when the caller can launch part of a grid): a candidate the
+ *      walk reaches for the first time may first run on a small chunk
+ *      (orion_tuner_wants_probe / orion_tuner_feed_probe); if that chunk is
+ *      more than `reject` (50 %) slower per unit of work than the best so
+ *      far, it counts as a measured stop (step 2) and the candidate is not
+ *      run on a full chunk; otherwise the probe only warmed its binary and
+ *      is not a sample.  A small chunk carries more fixed cost per unit
+ *      (launch, ramp-up, the tail of its last blocks: up to a third more
+ *      than a four-wave chunk on an H200, measured), hence the wide band;
+ *   7. predicted stops: the caller may skip the candidate the walk reaches
+ *      when a model predicts it much slower (orion_tuner_skip; the round
+ *      guard of plan.h); it then counts as a stop without a launch.
  * Exhaustive: every candidate runs `exhaustive_samples` times after one
  * warm-up launch, round robin (so work that drifts from launch to launch
  * reaches every candidate alike); the choice is the fastest median.
@@ -56,6 +68,7 @@ typedef struct orion_tune_cfg {
   double noise_floor;     /* smallest noise band (0.005) */
   double initial_noise;   /* noise band before any spread is measured (0.03) */
   int max_samples;        /* noise guard: samples per candidate at most (3) */
+  double reject;          /* a probe slower than best by more than this stops (0.50) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
 } orion_tune_cfg;
 
@@ -64,6 +77,8 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg);
 typedef struct orion_tune_cand {
   int shares_orig_binary;  /* padding versions: no warm-up correction */
   int warm;                /* launched at least once */
+  int probed;              /* ran a probe chunk */
+  int skipped;             /* predicted much slower, never launched */
   int n;                   /* samples */
   double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
 } orion_tune_cand;
@@ -100,6 +115,16 @@ int orion_tuner_settled(const orion_tuner *t);
  * (> 0).  Feeding a candidate other than orion_tuner_next() is allowed (it
  * adds a sample); feeding after settling is ignored. */
 void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work);
+/* 1 when the next launch (orion_tuner_next) may be a probe: the walk's
+ * candidate has never run in full and has not been probed. */
+int orion_tuner_wants_probe(const orion_tuner *t);
+/* Feed the time of a probe of the walk's candidate `cand` (see 6 above);
+ * ignored unless orion_tuner_wants_probe and cand is that candidate. */
+void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work);
+/* The walk's next candidate `cand` is predicted much slower: treat it as a
+ * stop without launching it (see 7).  Returns 1 if the tuner moved on, 0
+ * when cand is not the walk's untried candidate (nothing changes). */
+int orion_tuner_skip(orion_tuner *t, int cand);
 /* A candidate failed to launch: it is never chosen; the original is used
  * instead of it. */
 void orion_tuner_drop(orion_tuner *t, int cand);

@@ -29,6 +29,16 @@ static double urand(unsigned *s) { /* LCG, deterministic */
   return (*s >> 8) / (double)(1u << 24);
 }
 
+/* The warm-up penalty of a launch of candidate c: the first launch of each
+ * binary (candidates sharing the original's count as the original). */
+static double first_launch_penalty(const sim *s, int c, int *cold, int *orig_cold) {
+  int shared = c == s->orig || (s->shares && s->shares[c]);
+  int *flag = shared ? orig_cold : &cold[c];
+  double p = *flag ? s->penalty : 0;
+  *flag = 0;
+  return p;
+}
+
 /* Runs until settled (or 100 launches); returns launches, *chosen = final. */
 static int run(const sim *s, int *chosen) {
   orion_tuner t;
@@ -43,14 +53,39 @@ static int run(const sim *s, int *chosen) {
     int c = orion_tuner_next(&t);
     double w = s->work ? s->work[it % s->nwork] : 1000.0;
     double ms = s->curve[c] * w * (1 + s->noise * (2 * urand(&seed) - 1)) * (1 + s->drift * it);
-    int shared = c == s->orig || (s->shares && s->shares[c]);
-    if (shared ? orig_cold : cold[c])
-      ms += s->penalty;
-    if (shared)
-      orig_cold = 0;
-    else
-      cold[c] = 0;
+    ms += first_launch_penalty(s, c, cold, &orig_cold);
     orion_tuner_feed(&t, c, ms, w);
+    it++;
+  }
+  *chosen = orion_tuner_next(&t);
+  CHECK(t.launches == it, "launch count %d vs %d", t.launches, it);
+  return it;
+}
+
+/* Like run, on a split launch: the walk's first look at a candidate is a
+ * probe chunk of probe_work units when probe_work > 0 (full chunks are
+ * 1000); every chunk also costs `overhead` ms (launch, ramp-up, tail).
+ * *cost = the time spent beyond the true best candidate's. */
+static int run_probed(const sim *s, double probe_work, double overhead, int *chosen,
+                      double *cost) {
+  orion_tuner t;
+  orion_tuner_init(&t, s->mode, s->n, s->orig, s->dir, s->shares, s->cfg);
+  int cold[ORION_TUNE_MAX_CANDS], orig_cold = 1, it = 0;
+  double best = s->curve[0];
+  for (int i = 0; i < s->n; i++) {
+    cold[i] = 1;
+    best = s->curve[i] < best ? s->curve[i] : best;
+  }
+  *cost = 0;
+  while (!orion_tuner_settled(&t) && it < 100) {
+    int c = orion_tuner_next(&t), probe = probe_work > 0 && orion_tuner_wants_probe(&t);
+    double w = probe ? probe_work : 1000.0, ms = s->curve[c] * w + overhead;
+    *cost += (s->curve[c] - best) * w;
+    ms += first_launch_penalty(s, c, cold, &orig_cold);
+    if (probe)
+      orion_tuner_feed_probe(&t, c, ms, w);
+    else
+      orion_tuner_feed(&t, c, ms, w);
     it++;
   }
   *chosen = orion_tuner_next(&t);
@@ -184,8 +219,81 @@ int main(void) {
   launches = run(&s10, &chosen);
   CHECK(chosen == 1, "exhaustive with drift chose %d", chosen);
 
-  /* A version that fails to launch is dropped and never chosen. */
+  /* Probes (euler_flux on the H200): p20 (padding) 1.2x, the original,
+   * r40 2.25x, predicted increasing.  The probe of r40 (a quarter of a full
+   * chunk) is > 50 % slower: a stop without a full chunk; the reversal's
+   * p20 probe is within 50 %, so p20 also runs a full chunk (1.2x: stop).
+   * The choice is the original either way; probing costs less than half. */
+  static const double eu[] = {1.20, 1.00, 2.25};
+  static const int eush[] = {1, 0, 0};
+  sim se = {eu, 3, 1, +1, eush, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
+  double cost_probe, cost_full;
+  launches = run_probed(&se, 250, 0, &chosen, &cost_probe);
+  CHECK(chosen == 1 && launches == 5, "euler probed chose %d in %d", chosen, launches);
+  launches = run_probed(&se, 0, 0, &chosen, &cost_full);
+  CHECK(chosen == 1 && launches == 4, "euler unprobed chose %d in %d", chosen, launches);
+  CHECK(cost_probe < 0.5 * cost_full, "probing cost %g vs %g", cost_probe, cost_full);
+  printf("euler-like curve: tuning cost %.0f with probes, %.0f without\n", cost_probe, cost_full);
+
+  /* A faster candidate passes its probe and is then measured in full
+   * (particles after pruning: p28 1.34x, orig, r40 0.94x). */
+  static const double pa[] = {1.34, 1.00, 0.94};
+  static const int pash[] = {1, 0, 0};
+  sim sp = {pa, 3, 1, +1, pash, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
+  launches = run_probed(&sp, 250, 0, &chosen, &cost_probe);
+  CHECK(chosen == 2 && launches == 4, "particles probed chose %d in %d", chosen, launches);
+
+  /* The probe is a binary's first launch: its warm-up penalty (150, i.e.
+   * +60 % on a 250 probe) would reject a 2 % faster clone; the correction
+   * measured on the original's two launches keeps it. */
+  static const double wp[] = {1.00, 0.98};
+  sim sw = {wp, 2, 0, +1, NULL, 0, 150.0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
+  launches = run_probed(&sw, 250, 0, &chosen, &cost_probe);
+  CHECK(chosen == 1, "cold probe chose %d", chosen);
+
+  /* A fixed cost per chunk (100: +40 % on a probe of 250, +10 % on a full
+   * chunk; particles' long tails) leaves an equally fast padding version
+   * (no warm-up correction: it runs the original's binary) within the 50 %
+   * band: measured in full, then chosen as the one with fewer warps. */
+  static const double eq[] = {1.00, 1.00};
+  static const int eqsh[] = {1, 0};
+  sim sq = {eq, 2, 1, -1, eqsh, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
+  launches = run_probed(&sq, 250, 100, &chosen, &cost_probe);
+  CHECK(chosen == 0, "overhead: probe kept the equal pad (chose %d)", chosen);
+
+  /* Predicted stops (the round guard): recursive_gauss after pruning, p24
+   * (padding) and the original, predicted increasing.  Nothing above the
+   * original; the reversal reaches p24, which the caller skips: settled on
+   * the original after its two launches. */
   orion_tuner t;
+  static const int rgsh[] = {1, 0};
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 1, +1, rgsh, NULL);
+  CHECK(!orion_tuner_skip(&t, 0), "no skip before the walk");
+  orion_tuner_feed(&t, 1, 1.0, 1);
+  orion_tuner_feed(&t, 1, 1.0, 1);
+  CHECK(orion_tuner_next(&t) == 0 && orion_tuner_wants_probe(&t), "walk reaches p24");
+  CHECK(!orion_tuner_skip(&t, 1), "only the walk's candidate can be skipped");
+  CHECK(orion_tuner_skip(&t, 0), "p24 skipped");
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && t.launches == 2,
+        "settled on the original after 2 launches");
+  /* A skip in the predicted direction ends that direction; the reversal
+   * goes on (mispredicted: 0.9x below the original). */
+  static const int sk_sh[] = {1, 0, 0};
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 1, +1, sk_sh, NULL);
+  orion_tuner_feed(&t, 1, 1.0, 1);
+  orion_tuner_feed(&t, 1, 1.0, 1);
+  CHECK(orion_tuner_skip(&t, 2) && orion_tuner_next(&t) == 0, "skip up, reverse down");
+  orion_tuner_feed(&t, 0, 0.9, 1);
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "reversal chose 0");
+  /* Exhaustive mode measures everything: no skips, no probes. */
+  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 3, 1, +1, NULL, NULL);
+  CHECK(!orion_tuner_skip(&t, 0) && !orion_tuner_wants_probe(&t), "exhaustive");
+  /* A probe fed when none is wanted is ignored. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_feed_probe(&t, 0, 1.0, 1);
+  CHECK(t.launches == 0 && orion_tuner_next(&t) == 0, "unwanted probe ignored");
+
+  /* A version that fails to launch is dropped and never chosen. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
   orion_tuner_feed(&t, 0, 1.0, 1);
   orion_tuner_feed(&t, 0, 1.0, 1);

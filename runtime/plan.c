@@ -1,0 +1,66 @@
+/* plan.c - Pareto pruning of clones, the round guard and chunk sizes; see
+ * plan.h for the reasoning.  Contract: pure functions, no allocation. */
+#include "plan.h"
+
+void orion_plan_pareto(int n, const int *regs, const int *warps, const int *is_clone, int *keep) {
+  for (int i = 0; i < n; i++) {
+    keep[i] = 1;
+    if (!is_clone[i])
+      continue;
+    for (int j = 0; j < n && keep[i]; j++) {
+      if (j == i || regs[j] < regs[i] || warps[j] < warps[i])
+        continue;
+      int same = regs[j] == regs[i] && warps[j] == warps[i];
+      /* Equal on both counts: keep one, the non-clone or the first. */
+      if (!same || !is_clone[j] || j < i)
+        keep[i] = 0;
+    }
+  }
+}
+
+unsigned long long orion_plan_rounds(unsigned long long blocks, int sms, int per_sm) {
+  if (sms <= 0 || per_sm <= 0)
+    return 0;
+  unsigned long long r = (unsigned long long)sms * (unsigned long long)per_sm;
+  return (blocks + r - 1) / r;
+}
+
+int orion_plan_round_guard(unsigned long long blocks, int sms, int orig_per_sm, int cand_per_sm) {
+  return cand_per_sm > 0 && cand_per_sm < orig_per_sm &&
+         orion_plan_rounds(blocks, sms, orig_per_sm) == 1 &&
+         orion_plan_rounds(blocks, sms, cand_per_sm) > 1;
+}
+
+/* Empty slots of the last round relative to the blocks of q slices. */
+static double inflation_of(unsigned long long q, unsigned long long other, unsigned long long round) {
+  unsigned long long b = q * other;
+  unsigned long long slots = (b + round - 1) / round * round;
+  return (double)(slots - b) / (double)b;
+}
+
+unsigned long long orion_plan_chunk(double waves, int sms, int per_sm, unsigned long long other,
+                                    double tol, double *inflation) {
+  if (!(waves > 0) || sms <= 0 || per_sm <= 0 || other == 0)
+    return 0;
+  unsigned long long round = (unsigned long long)sms * (unsigned long long)per_sm;
+  double want = waves * (double)round / (double)other;
+  unsigned long long qmin = (unsigned long long)want;
+  if ((double)qmin < want)
+    qmin++;
+  if (qmin == 0)
+    qmin = 1;
+  unsigned long long best = qmin;
+  double best_inf = inflation_of(qmin, other, round);
+  for (unsigned long long q = qmin; q <= 3 * qmin && q < qmin + 4096; q++) {
+    double f = inflation_of(q, other, round);
+    if (f <= tol) {
+      best = q, best_inf = f;
+      break;
+    }
+    if (f < best_inf)
+      best = q, best_inf = f;
+  }
+  if (inflation)
+    *inflation = best_inf;
+  return best;
+}

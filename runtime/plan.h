@@ -1,0 +1,59 @@
+/* plan.h - pure helpers that decide how the runtime tunes a launch (no
+ * CUDA, no clock, no allocation; unit-tested in test/unit/rt/test_plan.c).
+ *
+ * Pareto pruning (adaptive mode): a capped clone is worth trying only if no
+ * other candidate has at least its registers (so spills no more) and at
+ * least its resident warps.  Clones that spill into shared memory can end up
+ * with fewer warps than a clone with a higher cap, or than the original
+ * itself; Fig. 9's walk would then meet a version that is worse on both
+ * counts before the one that may be faster (particles: r32 at 44 warps
+ * before r40 at 48).  Padding versions and the original are never pruned.
+ *
+ * Round guard: a launch of B blocks runs in rounds of S * b blocks (S SMs,
+ * b blocks per SM).  When the original holds the whole grid at once (one
+ * round) and a candidate with fewer blocks per SM cannot, that candidate
+ * serialises the grid into two or more rounds: predicted much slower (the
+ * extra round costs a whole block latency), so the walk treats it as a
+ * measured stop without launching it (recursive_gauss: 2048 blocks, 18 per
+ * SM for the original, 12 for p24).
+ *
+ * Chunks: a split launch is cut along one grid dimension into slices of
+ * `other` blocks (the product of the other dimensions).  A chunk meant to be
+ * `waves` full waves of a candidate generally is not a whole number of
+ * rounds; its last round runs part-empty, which inflates its time per block
+ * by up to the empty fraction and differs between candidates (on
+ * nlm_denoise, 1 block per SM and 68-block slices, it misled the choice).
+ * orion_plan_chunk picks, in [qmin, 3 qmin] slices, the smallest count whose
+ * inflation (empty slots of the last round over the blocks) is within tol,
+ * else the one with the least.
+ */
+#ifndef ORION_RT_PLAN_H
+#define ORION_RT_PLAN_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* keep[i] = 0 for the clones (is_clone[i] != 0) some other candidate
+ * dominates (regs and warps both >= and not both equal, or both equal and
+ * the other is not a clone or comes first), else 1.  n >= 0. */
+void orion_plan_pareto(int n, const int *regs, const int *warps, const int *is_clone, int *keep);
+
+/* ceil(blocks / (sms * per_sm)); 0 when sms or per_sm is not positive. */
+unsigned long long orion_plan_rounds(unsigned long long blocks, int sms, int per_sm);
+
+/* 1 when the original (orig_per_sm blocks per SM) runs `blocks` in one
+ * round and the candidate (cand_per_sm) needs more than one. */
+int orion_plan_round_guard(unsigned long long blocks, int sms, int orig_per_sm, int cand_per_sm);
+
+/* Slices for a chunk of about `waves` waves (> 0) of a candidate with
+ * per_sm blocks per SM on sms SMs, slices of `other` blocks; see above.
+ * *inflation (may be NULL) gets the chosen count's inflation.  0 on bad
+ * arguments. */
+unsigned long long orion_plan_chunk(double waves, int sms, int per_sm, unsigned long long other,
+                                    double tol, double *inflation);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ORION_RT_PLAN_H */

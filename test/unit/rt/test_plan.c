@@ -1,0 +1,88 @@
+/* test_plan.c - runtime/plan.c: Pareto pruning of clones, the round guard
+ * and chunk sizes, on the configurations of the H200 benchmark programs
+ * (registers and warps per SM from benchmarks/eval/results). */
+#include <math.h>
+
+#include "check.h"
+#include "plan.h"
+
+static int same(const int *a, const int *b, int n) {
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return 0;
+  return 1;
+}
+
+int main(void) {
+  int keep[8];
+
+  /* particles: p28 (pad), orig 53r/36w, r32 32r/44w, r40 40r/48w.  r32
+   * spills more than r40 and runs fewer warps: left out. */
+  static const int pr[] = {53, 53, 32, 40}, pw[] = {28, 36, 44, 48}, pc[] = {0, 0, 1, 1};
+  static const int pk[] = {1, 1, 0, 1};
+  orion_plan_pareto(4, pr, pw, pc, keep);
+  CHECK(same(keep, pk, 4), "particles keeps %d %d %d %d", keep[0], keep[1], keep[2], keep[3]);
+
+  /* recursive_gauss: the clones' shared-memory spills leave them below the
+   * original's warps (r32 22w, r40 28w < 36w): both left out; the padding
+   * version p24 stays (never pruned, though the original has its registers
+   * and more warps). */
+  static const int rr[] = {56, 32, 40, 56}, rw[] = {24, 22, 28, 36}, rc[] = {0, 1, 1, 0};
+  static const int rk[] = {1, 0, 0, 1};
+  orion_plan_pareto(4, rr, rw, rc, keep);
+  CHECK(same(keep, rk, 4), "recursive_gauss keeps %d %d %d %d", keep[0], keep[1], keep[2],
+        keep[3]);
+
+  /* hotspot: orig 82r/16w, r80 76r/24w, r48 48r/40w, r32 32r/64w - a
+   * Pareto front, all kept. */
+  static const int hr[] = {82, 76, 48, 32}, hw[] = {16, 24, 40, 64}, hc[] = {0, 1, 1, 1};
+  static const int hk[] = {1, 1, 1, 1};
+  orion_plan_pareto(4, hr, hw, hc, keep);
+  CHECK(same(keep, hk, 4), "hotspot keeps all");
+
+  /* Two clones equal on both counts: the first stays.  A clone equal to the
+   * original: the original stays. */
+  static const int er[] = {64, 40, 40}, ew[] = {32, 48, 48}, ec[] = {0, 1, 1};
+  static const int ek[] = {1, 1, 0};
+  orion_plan_pareto(3, er, ew, ec, keep);
+  CHECK(same(keep, ek, 3), "equal clones keep the first");
+  static const int qr[] = {40, 40}, qw[] = {48, 48}, qc[] = {1, 0};
+  static const int qk[] = {0, 1};
+  orion_plan_pareto(2, qr, qw, qc, keep);
+  CHECK(same(keep, qk, 2), "a clone equal to the original goes");
+  orion_plan_pareto(0, NULL, NULL, NULL, keep); /* no candidates: nothing touched */
+
+  /* Rounds and the guard: recursive_gauss, 2048 blocks on 132 SMs, 18 per
+   * SM for the original (2376 a round), 12 for p24 (1584). */
+  CHECK(orion_plan_rounds(2048, 132, 18) == 1 && orion_plan_rounds(2048, 132, 12) == 2,
+        "rounds");
+  CHECK(orion_plan_rounds(2048, 0, 18) == 0 && orion_plan_rounds(2048, 132, 0) == 0,
+        "rounds, bad input");
+  CHECK(orion_plan_round_guard(2048, 132, 18, 12), "p24 needs a second round");
+  CHECK(!orion_plan_round_guard(2048, 132, 18, 24), "more blocks per SM: never");
+  CHECK(!orion_plan_round_guard(100, 132, 18, 1), "one round either way (gaussian fan1)");
+  CHECK(!orion_plan_round_guard(5000, 132, 18, 12), "the original needs two rounds itself");
+  CHECK(!orion_plan_round_guard(2048, 132, 18, 0), "a candidate that cannot run");
+
+  /* Chunks.  One-dimensional grid (euler_flux, 8 blocks per SM): exactly
+   * four waves. */
+  double f = -1;
+  CHECK(orion_plan_chunk(4, 132, 8, 1, 0.03, &f) == 4224 && f == 0, "1-D chunk");
+  /* nlm_denoise, 120 x 68 blocks, 1 block per SM.  Slices of 68 blocks
+   * (along x): four waves would be 8 slices, 544 blocks, a fifth round with
+   * 16 blocks (21 % inflation); 17 slices (1156 blocks, 2.8 %) is the first
+   * within 3 %.  Slices of 120 (along y): 11 slices are ten whole waves. */
+  CHECK(orion_plan_chunk(4, 132, 1, 68, 0.03, &f) == 17 && fabs(f - 32.0 / 1156) < 1e-12,
+        "nlm along x: %g", f);
+  CHECK(orion_plan_chunk(4, 132, 1, 120, 0.03, &f) == 11 && f == 0, "nlm along y");
+  /* None within tolerance: the least inflation in [qmin, 3 qmin] (r80's
+   * one-wave probe along y: 6 slices, 720 blocks in two rounds of 396). */
+  CHECK(orion_plan_chunk(1, 132, 3, 120, 0.03, &f) == 6 && fabs(f - 0.1) < 1e-12,
+        "least inflation: %g", f);
+  CHECK(orion_plan_chunk(0, 132, 3, 120, 0.03, &f) == 0 &&
+            orion_plan_chunk(1, 0, 3, 120, 0.03, NULL) == 0 &&
+            orion_plan_chunk(1, 132, 0, 120, 0.03, NULL) == 0 &&
+            orion_plan_chunk(1, 132, 3, 0, 0.03, NULL) == 0,
+        "bad input");
+  return CHECK_DONE();
+}
