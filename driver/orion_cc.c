@@ -59,7 +59,7 @@ typedef struct cc {
   int dry_run, verbose, keep, report, no_compat, no_orion;
   drv_rt_mode rt_mode;
   char *report_file;
-  const char *spill; /* --orion-spill=auto|pragma|off, or NULL */
+  const char *spill; /* --orion-spill=auto|sass|pragma|off, or NULL */
   /* what the user asked clang for */
   strvec user_args; /* passed through, in order */
   strvec archs;     /* validated --cuda-gpu-arch / --offload-arch values */
@@ -125,14 +125,14 @@ static void usage(FILE *f) {
           "  --orion-rt=MODE        link liborionrt: static (default), shared, or none (no\n"
           "                         runtime: kernel launches stay plain cudaLaunchKernel)\n"
           "  --orion-spill=POLICY   versions that spill or keep a stack frame: auto (default:\n"
-          "                         ptxas's\n"
-          "                         .pragma \"enable_smem_spilling\" with .maxntid where ptxas\n"
-          "                         allows it and it lowers local-memory traffic), pragma\n"
-          "                         (the pragma wherever ptxas accepts it: the baseline),\n"
-          "                         off (leave them as ptxas made them), sass (the SASS\n"
-          "                         rewriter where it applies - sm_90, no dynamic shared\n"
-          "                         memory, no calls - else as auto; not the default until\n"
-          "                         checked on a GPU)\n"
+          "                         Orion's SASS rewrite of the frame into shared memory\n"
+          "                         where it applies - sm_90, no dynamic shared memory, no\n"
+          "                         ABI calls, no occupancy loss - else ptxas's .pragma\n"
+          "                         \"enable_smem_spilling\" with .maxntid where ptxas\n"
+          "                         allows it and it lowers local-memory traffic), sass (the\n"
+          "                         rewrite wherever it applies, else as auto), pragma (the\n"
+          "                         pragma wherever ptxas accepts it: the baseline), off\n"
+          "                         (leave them as ptxas made them)\n"
           "  --help, --version\n"
           "\n"
           "PTX input (.ptx): --cuda-gpu-arch=ARCH (one), -S (write versioned PTX),\n"

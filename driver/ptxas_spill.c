@@ -6,8 +6,14 @@
  *      without a thread limit of its own that is not a register-capped
  *      clone (the original and K__orion_split: a .maxntid would limit the
  *      blocks the program launches them with) -> "kept".
- *   2. Policy auto: the SASS rewriter (sass/) when sass_available() says so
- *      -> "sass".  It says no for now: "sass rewriter not built yet".
+ *   2. Policies auto and sass: the SASS rewriter (sass/: the frame of the
+ *      kernel and its callees moves to a per-thread shared region) when
+ *      sass_available() says so -> "sass": sm_90, not -rdc, no dynamic
+ *      shared memory, the rewrite succeeds on a copy of the first-run
+ *      cubin and, under auto, the occupancy model (orion-ra) gives the
+ *      rewritten version at least the warps/SM of the local build at its
+ *      block size ("occupancy loss" otherwise: a capped clone exists for
+ *      its occupancy).  Otherwise the refusal is recorded ("sass") and:
  *   3. The smem-pragma path where ptxas allows it (verified on ptxas 13.0):
  *      not with -c (ptxas: "not allowed for per-function compilation
  *      modes"), not on ptxas < 13, not when the entry reaches an
@@ -48,6 +54,10 @@
 #include "orion/rt.h"
 #include "ptxas_driver.h"
 
+/* sm_90: the 1 KB of reserved shared memory every block has, counted by
+ * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */
+#define ORION_SM90_RESERVED_SMEM 0x400u
+
 static const char *const policy_names[] = {"auto", "pragma", "off", "sass"};
 
 int optx_spill_policy_parse(const char *s) {
@@ -76,9 +86,10 @@ static void trial_free(sass_trial *t) {
 }
 
 /* Rewrite entry `name` of cubin c (analysis a) with the driver's options;
- * 1 rewritten, 0 refused (msg says why), -1 the cubin is now half-edited. */
+ * 1 rewritten (*smem_end, when given: the end of its static shared memory),
+ * 0 refused (msg says why), -1 the cubin is now half-edited. */
 static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
-                            char *msg, size_t n) {
+                            char *msg, size_t n, uint32_t *smem_end) {
   size_t fi = orion_cubin_func_count(c);
   for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
     orion_cubin_func f;
@@ -93,7 +104,19 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
   orion_sassrw_result r;
   orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, &r);
   snprintf(msg, n, "%s", r.msg);
+  if (smem_end)
+    *smem_end = r.region_off + r.region_bytes;
   return st != ORION_OK ? -1 : r.rewritten;
+}
+
+/* Warps per SM of a build with figures f at block threads (the occupancy
+ * model of orion-ra), -1 when unknown. */
+static int warps_at(int sm, const ptxas_figures *f, int block) {
+  orion_occ_input in = {f->registers, block, (unsigned)(f->smem > 0 ? f->smem : 0), 0};
+  orion_occ_result r;
+  if (sm <= 0 || orion_occupancy(sm, &in, &r) != ORION_OK)
+    return -1;
+  return r.warps_per_sm;
 }
 
 /* The single decision point for the SASS path: 1 when sass/ rewrites the
@@ -102,8 +125,8 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, sass_trial *t, char **why) {
   int sm = 0;
-  if (c->spill != OPTX_SPILL_SASS) {
-    *why = drv_xstrdup("off by default (--orion-spill=sass enables it)");
+  if (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO) {
+    *why = drv_xasprintf("--orion-spill=%s", optx_spill_policy_name(c->spill));
     return 0;
   }
   if (!c->gpu || orion_arch_from_name(c->gpu, &sm) != ORION_OK || sm != 90) {
@@ -139,9 +162,10 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   orion_cubin *copy = NULL;
   char msg[256];
   int ok = -1;
+  uint32_t smem_end = 0;
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_CUBIN_OK &&
       orion_cubin_parse(bytes, size, &copy, NULL) == ORION_CUBIN_OK)
-    ok = sass_rewrite_one(copy, t->an, e->name, block, msg, sizeof msg);
+    ok = sass_rewrite_one(copy, t->an, e->name, block, msg, sizeof msg, &smem_end);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
   free(bytes);
@@ -149,6 +173,18 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   if (ok != 1) {
     *why = drv_xstrdup(msg);
     return 0;
+  }
+  if (c->spill == OPTX_SPILL_AUTO) {
+    /* ptxas -v's smem leaves out sm_90's 1 KB reserved area, which the
+     * section size (and so smem_end) counts */
+    ptxas_figures after = e->fig;
+    after.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
+    int thr = block > 0 ? block : ptx_entry_threads(pe);
+    int w0 = warps_at(sm, &e->fig, thr), w1 = warps_at(sm, &after, thr);
+    if (w0 > 0 && w1 >= 0 && w1 < w0) {
+      *why = drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1, thr, msg);
+      return 0;
+    }
   }
   *why = drv_xstrdup(msg);
   return 1;
@@ -267,14 +303,6 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
   return st;
 }
 
-static int warps_at(int sm, const ptxas_figures *f, int block) {
-  orion_occ_input in = {f->registers, block, (unsigned)(f->smem > 0 ? f->smem : 0), 0};
-  orion_occ_result r;
-  if (sm <= 0 || orion_occupancy(sm, &in, &r) != ORION_OK)
-    return -1;
-  return r.warps_per_sm;
-}
-
 /* Step 5 for one candidate whose pragma build gave *after. */
 static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, int sm) {
   const ptxas_figures *b = &e->fig;
@@ -341,7 +369,7 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
       char *why = NULL;
       int block = own_bounds ? 0 : record_block(m, e->kernel);
       if (sass_available(c, m, pe, e, block, &trial, &why)) {
-        set_path(e, "sass", drv_xasprintf("--orion-spill=sass; %s", why));
+        set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS ? "--orion-spill=sass; " : "", why));
         free(why);
         e->sass_block = block;
         e->spill_block = own_bounds ? ptx_entry_threads(pe) : block;
@@ -441,7 +469,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
   size_t n = 0;
   for (size_t i = 0; i < res->n; i++)
     n += res->e[i].spill_path && !strcmp(res->e[i].spill_path, "sass");
-  if (!n || c->spill != OPTX_SPILL_SASS)
+  if (!n || (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO))
     return 0;
   orion_cubin *cb = NULL;
   orion_sassrw *an = NULL;
@@ -459,7 +487,8 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     if (!e->spill_path || strcmp(e->spill_path, "sass") != 0)
       continue;
     char msg[256];
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, msg, sizeof msg);
+    uint32_t smem_end = 0;
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, msg, sizeof msg, &smem_end);
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
       bad = 1;
@@ -468,6 +497,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     } else {
       e->fig.stack_frame = 0;
       e->fig.spill_stores = e->fig.spill_loads = 0;
+      e->fig.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     }
   }
   if (!bad && (cs = orion_cubin_write_file(cb, cubin, &d)) != ORION_CUBIN_OK) {

@@ -545,9 +545,21 @@ static int allow_smem(CUfunction f, size_t bytes) {
              : 0;
 }
 
-/* A clone gets the limits the program set on the original. */
-static void inherit_limits(CUfunction f, int dyn_limit, int carveout) {
-  allow_smem(f, (size_t)dyn_limit);
+/* The most dynamic shared memory f can take: the device's opt-in limit per
+ * block less f's static shared memory (asking for more is an API error). */
+static size_t smem_room(CUfunction f, int optin) {
+  int st = 0;
+  if (optin <= 0 || g.api.cuFuncGetAttribute(&st, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) || st >= optin)
+    return 0;
+  return (size_t)(optin - st);
+}
+
+/* A clone gets the limits the program set on the original, as far as its
+ * own static shared memory leaves room (a frame moved to shared memory by
+ * orion-ptxas's SASS rewrite makes it larger than the original's). */
+static void inherit_limits(CUfunction f, int dyn_limit, int carveout, int optin) {
+  size_t room = smem_room(f, optin);
+  allow_smem(f, (size_t)dyn_limit < room ? (size_t)dyn_limit : room);
   if (carveout >= 0)
     g.api.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, carveout);
 }
@@ -572,6 +584,9 @@ static void build_candidates(rt_config *c) {
                            k->bin[0].fn);
   g.api.cuFuncGetAttribute(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                            k->bin[0].fn);
+  int optin = 0;
+  g.api.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                             k->dev);
   int nb0 = occupancy(k->bin[0].fn, block, c->shmem);
   c->blocks_per_sm0 = nb0;
   struct {
@@ -580,7 +595,7 @@ static void build_candidates(rt_config *c) {
   int nbins = 0;
   for (int i = 0; i < k->nbin; i++) {
     if (i > 0)
-      inherit_limits(k->bin[i].fn, dyn_limit, carveout);
+      inherit_limits(k->bin[i].fn, dyn_limit, carveout, optin);
     int nb = i == 0 ? nb0 : occupancy(k->bin[i].fn, block, c->shmem);
     if (g.debug)
       fprintf(stderr, "orion: debug: %s block %d smem %zu: %s %d registers, %d blocks/SM\n",
@@ -598,7 +613,7 @@ static void build_candidates(rt_config *c) {
       bins[nbins].bin = i, bins[nbins++].warps = w;
   }
   if (k->split_fn)
-    inherit_limits(k->split_fn, dyn_limit, carveout);
+    inherit_limits(k->split_fn, dyn_limit, carveout, optin);
   /* Padding versions: the record's fractions of the original's warps. */
   int pads[MAX_CANDS], npads = 0;
   const orion_selection *sel = &k->rec.sel;
@@ -629,13 +644,13 @@ static void build_candidates(rt_config *c) {
    * (cuOccupancyAvailableDynamicSMemPerBlock answers under the function's
    * current limit and a fixed carveout, and its answer can leave one block
    * fewer; measured on an H200). */
-  int optin = 0;
-  g.api.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                             k->dev);
-  int raised = npads > 0 && optin > 0 && !allow_smem(k->bin[0].fn, (size_t)optin) &&
-               !(k->split_fn && allow_smem(k->split_fn, (size_t)optin));
+  size_t room = smem_room(k->bin[0].fn, optin);
+  if (k->split_fn && smem_room(k->split_fn, optin) < room)
+    room = smem_room(k->split_fn, optin);
+  int raised = npads > 0 && room > c->shmem && !allow_smem(k->bin[0].fn, room) &&
+               !(k->split_fn && allow_smem(k->split_fn, room));
   for (int a = 0; a < npads && raised; a++) {
-    size_t lo = c->shmem, hi = (size_t)optin; /* occupancy(lo) > pads[a] >= occupancy(hi)? */
+    size_t lo = c->shmem, hi = room; /* occupancy(lo) > pads[a] >= occupancy(hi)? */
     int got = -1;
     if (occupancy(k->bin[0].fn, block, hi) <= pads[a] && occupancy(k->bin[0].fn, block, lo) > pads[a]) {
       while (hi - lo > 128) {
