@@ -53,11 +53,13 @@ class Run:
         return self.rc == 0 and self.fields.get("check") == "PASS"
 
 
-def run_program(binary, args=(), env_extra=None, report=False, energy=None, timeout=900):
+def run_program(binary, args=(), env_extra=None, report=False, energy=None, timeout=900,
+                stderr_tail=2000):
     """Runs binary with args; env_extra is added to the environment, with
     ORION_CACHE=off unless it says otherwise.  report=True sets ORION_REPORT
     to a temporary file and returns the parsed JSON; energy names the energy
-    wrapper binary to run the program under (None: run it directly)."""
+    wrapper binary to run the program under (None: run it directly).  The
+    Run keeps the last stderr_tail characters of stderr (None: all)."""
     env = dict(os.environ)
     env.update(env_extra or {})
     env.setdefault("ORION_CACHE", "off")
@@ -85,7 +87,8 @@ def run_program(binary, args=(), env_extra=None, report=False, energy=None, time
         if energy and os.path.exists(efile):
             with open(efile) as f:
                 en = parse_energy(f.read())
-    return Run(rc, parse_result(out), data, en, err[-2000:], wall)
+    return Run(rc, parse_result(out), data, en, err if stderr_tail is None else err[-stderr_tail:],
+               wall)
 
 
 def run_checked(binary, args=(), env_extra=None, report=False, energy=None, timeout=900):
