@@ -24,16 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call)                                                                    \
-  do {                                                                              \
-    CUresult e_ = (call);                                                           \
-    if (e_ != CUDA_SUCCESS) {                                                       \
-      const char *s_ = NULL;                                                        \
-      cuGetErrorString(e_, &s_);                                                    \
-      fprintf(stderr, "bench: %s:%d: %s: %s\n", __FILE__, __LINE__, #call, s_ ? s_ : "?"); \
-      exit(1);                                                                      \
-    }                                                                               \
-  } while (0)
+#include "../../test/gpu/sass_rewrite/drv_util.h"
 
 typedef struct variant {
   char label[64], path[512], kernel[64];
@@ -43,24 +34,6 @@ typedef struct variant {
   float *ms;
   size_t nms;
 } variant;
-
-static void *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    perror(path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *b = malloc((size_t)n);
-  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "bench: %s: read error\n", path);
-    exit(1);
-  }
-  fclose(f);
-  return b;
-}
 
 static int cmpf(const void *a, const void *b) {
   float x = *(const float *)a, y = *(const float *)b;
@@ -77,15 +50,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: rounds and reps must be positive\n");
     return 2;
   }
-  if (cuInit(0) != CUDA_SUCCESS) {
-    printf("SKIP: no CUDA driver / GPU\n");
-    return 77;
-  }
-  CUdevice dev;
-  CUcontext ctx;
-  CK(cuDeviceGet(&dev, 0));
-  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CK(cuCtxSetCurrent(ctx));
+  drv_init();
   variant *v = calloc((size_t)nv, sizeof *v);
   int dbl = 0;
   for (int i = 0; i < nv; i++) {

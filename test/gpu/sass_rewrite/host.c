@@ -18,34 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call)                                                              \
-  do {                                                                        \
-    CUresult e_ = (call);                                                     \
-    if (e_ != CUDA_SUCCESS) {                                                 \
-      const char *s_ = NULL;                                                  \
-      cuGetErrorString(e_, &s_);                                              \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, s_ ? s_ : "?"); \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
-
-static void *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    perror(path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *b = malloc((size_t)n);
-  if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-    fprintf(stderr, "%s: read error\n", path);
-    exit(1);
-  }
-  fclose(f);
-  return b;
-}
+#include "drv_util.h"
 
 /* Whether mod has a function called name, by enumeration: a failing
  * cuModuleGetFunction would count as an API error under compute-sanitizer. */
@@ -69,15 +42,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: host <original.cubin> <rewritten.cubin>\n");
     return 2;
   }
-  if (cuInit(0) != CUDA_SUCCESS) {
-    printf("SKIP: no CUDA driver / GPU\n");
-    return 77;
-  }
-  CUdevice dev;
-  CUcontext ctx;
-  CK(cuDeviceGet(&dev, 0));
-  CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CK(cuCtxSetCurrent(ctx));
+  drv_init();
   CUmodule mod[2];
   for (int m = 0; m < 2; m++) {
     void *img = slurp(argv[1 + m]);
