@@ -119,6 +119,16 @@ static int warps_at(int sm, const ptxas_figures *f, int block) {
   return r.warps_per_sm;
 }
 
+/* "occupancy loss (...; what)" when the model gives the build with figures
+ * `after` fewer warps/SM than `before` at block threads, else NULL. */
+static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_figures *after, int block,
+                            const char *what) {
+  int w0 = warps_at(sm, before, block), w1 = warps_at(sm, after, block);
+  if (w0 > 0 && w1 >= 0 && w1 < w0)
+    return drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1, block, what);
+  return NULL;
+}
+
 /* The single decision point for the SASS path: 1 when sass/ rewrites the
  * version (policy sass, sm_90, not -rdc, no dynamic shared memory, and the
  * rewrite succeeds on a copy of the first-run cubin); else 0 with *why. */
@@ -180,11 +190,8 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
     ptxas_figures after = e->fig;
     after.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     int thr = block > 0 ? block : ptx_entry_threads(pe);
-    int w0 = warps_at(sm, &e->fig, thr), w1 = warps_at(sm, &after, thr);
-    if (w0 > 0 && w1 >= 0 && w1 < w0) {
-      *why = drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1, thr, msg);
+    if ((*why = occupancy_loss(sm, &e->fig, &after, thr, msg)))
       return 0;
-    }
   }
   *why = drv_xstrdup(msg);
   return 1;
@@ -321,11 +328,9 @@ static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, 
       set_path(e, "kept", drv_xasprintf("no gain (%s)", figs));
       return;
     }
-    int w0 = warps_at(sm, b, e->spill_block), w1 = warps_at(sm, after, e->spill_block);
-    if (w0 > 0 && w1 >= 0 && w1 < w0) {
-      set_path(e, "kept",
-               drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1,
-                             e->spill_block, figs));
+    char *loss = occupancy_loss(sm, b, after, e->spill_block, figs);
+    if (loss) {
+      set_path(e, "kept", loss);
       return;
     }
   }

@@ -218,8 +218,9 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     return ORION_ERR_INTERNAL;
   if (f.value != 0)
     REFUSE("the kernel does not start its text section");
-  /* the tree: the section's functions must all be reachable from the
-   * kernel (whole-program output gives each kernel its own copies) */
+  /* the section's functions must all be the kernel's call tree
+   * (whole-program output gives each kernel its own copies): checked
+   * against the tree sass/stack.c collects, below */
   size_t n_local = 0, n_tree = 0;
   unsigned gran = 0;
   uint64_t last_end = 0;
@@ -230,14 +231,6 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     if (orion_cubin_get_func(c, k, &g) || g.text != f.text)
       continue;
     const orion_sassrw_func *gr = orion_sassrw_get(a, k);
-    int reach = k == func;
-    for (size_t j = 0; !reach && j < orion_cubin_func_count(c); j++) {
-      const orion_sassrw_func *h = orion_sassrw_get(a, j);
-      for (size_t q = 0; h && q < h->n_callees; q++)
-        reach |= h->callees[q] == k;
-    }
-    if (!reach)
-      REFUSE("its text section holds %s, which no call reaches", g.name);
     if (k != func && (gr->r1_init_at >= 0 || gr->n_r1_moves))
       REFUSE("callee %s loads or moves the stack pointer (ABI calls)", g.name);
     if (gr->subword || gr->misaligned)
@@ -284,6 +277,8 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     st = ORION_OK;
     REFUSE("cannot lay the frame out: %s", orion_strerror(e));
   }
+  if (tree.n != n_tree) /* the tree holds the functions the kernel's calls reach */
+    REFUSE("its text section holds %zu function(s) the kernel does not call", n_tree - tree.n);
   res->layouts_known = 1;
   res->functions = n_tree;
   for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
@@ -292,13 +287,13 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   }
   int layout;
   if (opts->layout == ORION_SASSRW_LAYOUT_AUTO) {
+    /* the smallest valid region; ties go to the earlier in this order
+     * (PTXAS is always valid) */
     static const int pref[3] = {SASSRW_LAYOUT_CSTACK, SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM};
-    layout = SASSRW_LAYOUT_PTXAS;
+    layout = -1;
     for (int k = 0; k < 3; k++)
-      if (tree.valid[pref[k]] && tree.region[pref[k]] < tree.region[layout])
+      if (tree.valid[pref[k]] && (layout < 0 || tree.region[pref[k]] < tree.region[layout]))
         layout = pref[k];
-    if (tree.valid[SASSRW_LAYOUT_CSTACK] && tree.region[SASSRW_LAYOUT_CSTACK] == tree.region[layout])
-      layout = SASSRW_LAYOUT_CSTACK;
   } else if ((unsigned)opts->layout <= 3) {
     layout = (int)opts->layout - 1;
     if (!tree.valid[layout])
