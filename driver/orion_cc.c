@@ -16,6 +16,10 @@
  * the same; --orion-rt=none: only the CUDA runtime, and the pass's host side
  * is turned off (ORION_LAUNCH_HOOK=0 in clang's environment) so the objects
  * do not call the runtime.  --no-orion links no runtime either.
+ * Linking objects (no .cu input) with -fgpu-rdc adds --cuda-path and
+ * --offload-link, so clang device-links -fgpu-rdc objects (-c output) as
+ * it does when a .cu input is linked; such a link without -fgpu-rdc gets
+ * no device code (clang's behaviour too).
  * Every --cuda-gpu-arch/--offload-arch is checked against Orion's occupancy
  * model first.  Everything else passes through to clang unchanged.
  *
@@ -69,6 +73,7 @@ typedef struct cc {
   const char *output;
   int compile_only, assemble_only, preprocess_only, syntax_only, deps_only;
   int device_only, host_only;
+  int gpu_rdc; /* -fgpu-rdc (or -fcuda-rdc) in effect: the last of it and -fno-gpu-rdc */
   int user_cuda_path, user_ptxas_path;
   char *user_ptxas;
   int user_arch;
@@ -243,6 +248,10 @@ static int parse_args(cc *c, int argc, char **argv) {
       free(c->user_ptxas);
       c->user_ptxas = drv_xstrdup(a + 13);
       continue;
+    } else if (strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-fcuda-rdc") == 0) {
+      c->gpu_rdc = 1;
+    } else if (strcmp(a, "-fno-gpu-rdc") == 0 || strcmp(a, "-fno-cuda-rdc") == 0) {
+      c->gpu_rdc = 0;
     } else if (strcmp(a, "-c") == 0) {
       c->compile_only = 1;
     } else if (strcmp(a, "-S") == 0) {
@@ -587,6 +596,15 @@ static int stage_clang(cc *c) {
   if (c->keep)
     sv_push(&argv, "-save-temps=obj");
   sv_extend(&argv, &c->user_args);
+  /* -fgpu-rdc objects carry their device code for a link-time device link
+   * (clang's offload driver: clang-linker-wrapper, nvlink), which clang
+   * runs for a link of objects only when told (with a .cu input it does it
+   * anyway); without it the program would have no device code at all. */
+  if (linking(c) && c->inputs.n && c->gpu_rdc && !cuda) {
+    if (!c->user_cuda_path)
+      sv_pushf(&argv, "--cuda-path=%s", c->cuda);
+    sv_push(&argv, "--offload-link");
+  }
   if (linking(c) && c->inputs.n)
     drv_rt_link_flags(&argv, links_runtime(c) ? c->rt_mode : DRV_RT_NONE, c->bin_dir, c->cuda);
   if (c->report && cuda && !c->no_orion) {
