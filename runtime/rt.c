@@ -33,7 +33,9 @@
  *      the original for a grid the original runs in one is not launched
  *      (plan.h: the round guard).
  * A version that fails to launch is dropped and the original launched in
- * its place; during stream capture the current choice launches untimed.
+ * its place; during stream capture the current choice launches untimed,
+ * and the runtime's own waits (discovery, timing events) run in relaxed
+ * capture mode, so they never invalidate a program's capture.
  * At exit: the report (ORION_REPORT) and the cache (ORION_CACHE).
  *
  * Locking: g.mu guards the tables, the configuration list and the cache;
@@ -233,6 +235,19 @@ static void restore_error(cudaError_t before) {
   if (before == cudaSuccess)
     (void)cudaGetLastError();
 }
+
+/* ---- stream capture: while a capture in global mode runs in any thread,
+ * or one in thread-local mode in this thread, CUDA refuses "potentially
+ * unsafe" calls such as waiting on an event and invalidates the capture
+ * (cudaErrorStreamCaptureInvalidated at the program's next captured call).
+ * The runtime's own such calls (discovery, reading a timing event) are no
+ * part of any graph: they run with this thread's mode set to relaxed. -- */
+static CUstreamCaptureMode relax_capture(void) {
+  CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
+  g.api.cuThreadExchangeStreamCaptureMode(&m);
+  return m;
+}
+static void restore_capture(CUstreamCaptureMode m) { g.api.cuThreadExchangeStreamCaptureMode(&m); }
 
 static void at_exit(void);
 
@@ -501,15 +516,14 @@ static rt_kernel *kernel_get(const void *stub, int dev, const orion_site *site, 
       k->state = K_DEFERRED; /* discover after the capture */
     } else {
       cudaError_t before = save_error();
-      CUstreamCaptureMode cm = CU_STREAM_CAPTURE_MODE_RELAXED;
-      g.api.cuThreadExchangeStreamCaptureMode(&cm);
+      CUstreamCaptureMode cm = relax_capture();
       double t0 = g.debug ? now_us() : 0;
       discover(k, site);
       if (g.debug)
         fprintf(stderr, "orion: debug: discovery of %s: %d binaries%s, %.0f us\n",
                 k->name[0] ? k->name : "(unnamed)", k->nbin, k->split_fn ? " + split" : "",
                 now_us() - t0);
-      g.api.cuThreadExchangeStreamCaptureMode(&cm);
+      restore_capture(cm);
       restore_error(before);
     }
   }
@@ -975,8 +989,11 @@ static void resolve_pending(rt_config *c) {
   if (c->pending < 0)
     return;
   float ms = 0;
-  if (g.api.cuEventSynchronize(c->ev[1]) == CUDA_SUCCESS &&
-      g.api.cuEventElapsedTime(&ms, c->ev[0], c->ev[1]) == CUDA_SUCCESS) {
+  CUstreamCaptureMode cm = relax_capture(); /* the events are never captured */
+  int ok = g.api.cuEventSynchronize(c->ev[1]) == CUDA_SUCCESS &&
+           g.api.cuEventElapsedTime(&ms, c->ev[0], c->ev[1]) == CUDA_SUCCESS;
+  restore_capture(cm);
+  if (ok) {
     if (g.debug)
       fprintf(stderr, "orion: debug: tune %s launch %ld: %s%s %.0f blocks %.4f ms (%.3f us per "
                       "1000 blocks)\n",
