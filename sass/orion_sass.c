@@ -51,7 +51,8 @@ static void usage(FILE *f) {
           "                          moves, R1-relative frame slots, unsafe facts\n"
           "                          (frame and rewrite --smem-frame: sm_90 only)\n"
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
-          "                        [--layout auto|ptxas|sum|cstack]]\n"
+          "                        [--layout auto|ptxas|sum|cstack]\n"
+          "                        [--granule auto|split|wide]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -63,7 +64,11 @@ static void usage(FILE *f) {
           "                          of the kernel and its callees go: ptxas's frame,\n"
           "                          the sum of the functions' frames, or orion-ra's\n"
           "                          compressible stack; auto, the default, takes the\n"
-          "                          smallest);\n"
+          "                          smallest; --granule: 4-byte slots with wider\n"
+          "                          accesses split into 4-byte ones (bank-conflict free\n"
+          "                          for 4-byte accesses), or slots of the widest access;\n"
+          "                          auto, the default, splits when 4-byte accesses\n"
+          "                          outnumber wider ones);\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -470,7 +475,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "rewrite")) {
     const char *in = NULL, *out = NULL;
     orion_sassrw_opts opts = {0};
-    int smem = 0, layout_set = 0;
+    int smem = 0, layout_set = 0, granule_set = 0;
     for (int i = 2; i < argc; i++) {
       if (!strcmp(argv[i], "-o") && i + 1 < argc)
         out = argv[++i];
@@ -497,6 +502,17 @@ int main(int argc, char **argv) {
         }
         opts.layout = (orion_sassrw_layout)l;
         layout_set = 1;
+      } else if (!strcmp(argv[i], "--granule") && i + 1 < argc) {
+        const char *v = argv[++i];
+        int g = 0;
+        while (g < 3 && strcmp(v, orion_sassrw_granule_name((orion_sassrw_granule)g)))
+          g++;
+        if (g == 3) {
+          fprintf(stderr, "%s: error: --granule wants auto, split or wide, not '%s'\n", prog, v);
+          return 2;
+        }
+        opts.granule = (orion_sassrw_granule)g;
+        granule_set = 1;
       }
       else if (argv[i][0] != '-' && !in)
         in = argv[i];
@@ -509,8 +525,9 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: error: usage: orion-sass rewrite <in> -o <out>\n", prog);
       return 2;
     }
-    if ((opts.no_dynamic_smem || opts.block || layout_set) && !smem) {
-      fprintf(stderr, "%s: error: --no-dynamic-smem, --block and --layout need --smem-frame\n", prog);
+    if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
+      fprintf(stderr, "%s: error: --no-dynamic-smem, --block, --layout and --granule need --smem-frame\n",
+              prog);
       return 2;
     }
     return cmd_rewrite(in, out, smem ? &opts : NULL);

@@ -6,7 +6,9 @@
  *   2. lay the frame out (sass/stack.c: PTXAS, SUM or the compressible
  *      stack) and size the region;
  *   3. build the new text section: the old one with, in every function of
- *      the call tree, LDL/STL [R1+off] -> LDS/STS [R1+off'], the kernel's
+ *      the call tree, LDL/STL [R1+off] -> LDS/STS [R1+off'] (with a split
+ *      granule, an access wider than 4 bytes -> BRA to a stub of 4-byte
+ *      pieces appended after the prologue, which branches back), the kernel's
  *      R1 moves -> NOP (keeping stall, yield and wait mask; the scoreboards
  *      they set are dropped, and waiting on an idle scoreboard is a no-op),
  *      the kernel's first instruction (LDC R1) -> BRA to the prologue, and
@@ -50,9 +52,14 @@ static const orion_sass_word W_NOP = {0x0000000000007918ull, 0x000fc00000000000u
 static const orion_sass_word W_BRA = {0xfffffffc00fc7947ull, 0x000fc0000383ffffull};
 
 static const char *const layout_names[] = {"auto", "ptxas", "sum", "cstack"};
+static const char *const granule_names[] = {"auto", "split", "wide"};
 
 const char *orion_sassrw_layout_name(orion_sassrw_layout l) {
   return (unsigned)l < 4 ? layout_names[l] : NULL;
+}
+
+const char *orion_sassrw_granule_name(orion_sassrw_granule g) {
+  return (unsigned)g < 3 ? granule_names[g] : NULL;
 }
 
 /* Add .nv.shared.<k> for kernel f, size bytes. */
@@ -90,14 +97,14 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   return x;
 }
 
-/* BRA from byte offset `at` to `to`, unguarded, safe control bits. */
-static orion_status bra(uint64_t at, uint64_t to, unsigned char *dst) {
+/* BRA from byte offset `at` to `to`, unguarded, control bits ctrl. */
+static orion_status bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst) {
   orion_sass_insn x;
   orion_status st = orion_sass_decode(W_BRA, &x);
   if (st == ORION_OK)
     st = orion_sass_set_target(&x, (int64_t)to - (int64_t)(at + 16));
   if (st == ORION_OK) {
-    x.ctrl = ORION_SASS_CTRL_SAFE;
+    x.ctrl = ctrl;
     st = enc(&x, dst);
   }
   return st;
@@ -136,7 +143,7 @@ static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, uint6
   for (unsigned k = 0; st == ORION_OK && k < PROLOGUE - 1; k++)
     st = enc(&p[k], out + 16 * k);
   if (st == ORION_OK)
-    st = bra(at + 16 * (PROLOGUE - 1), back, out + 16 * (PROLOGUE - 1));
+    st = bra(at + 16 * (PROLOGUE - 1), back, ORION_SASS_CTRL_SAFE, out + 16 * (PROLOGUE - 1));
   return st;
 }
 
@@ -149,11 +156,77 @@ static int is_r1_move(const orion_sass_insn *x) {
   return 0;
 }
 
+/* 4-byte and wider frame accesses of function k. */
+static void count_widths(const orion_cubin *c, size_t k, size_t *n4, size_t *nwide, size_t *stub_insns) {
+  const unsigned char *text;
+  size_t size;
+  if (orion_cubin_func_text(c, k, &text, &size))
+    return;
+  for (size_t at = 0; at + 16 <= size; at += 16) {
+    orion_sass_insn x;
+    if (orion_sass_decode(orion_sass_word_load(text + at), &x) != ORION_OK ||
+        (x.op != ORION_SASS_OP_LDL && x.op != ORION_SASS_OP_STL))
+      continue;
+    if (x.mem_bytes > 4) {
+      ++*nwide;
+      *stub_insns += x.mem_bytes / 4 + 1;
+    } else {
+      ++*n4;
+    }
+  }
+}
+
+/* The stub of a wide access x (at byte offset `at` of the section) at
+ * *stub: one 4-byte LDS/STS per word, word j at granule off / 4 + j of
+ * func, then BRA back; x's place becomes a BRA to the stub carrying x's
+ * wait mask.  Every piece keeps x's guard and scoreboards, so a consumer
+ * waiting on x's scoreboard waits for all of them; stalls only grow. */
+static orion_status split_access(const orion_sass_insn *x, size_t func, const sassrw_tree *t, int layout,
+                                 uint32_t region, uint64_t thr, uint64_t at, uint64_t *stub,
+                                 unsigned char *code) {
+  unsigned data = ORION_SASS_RZ;
+  for (unsigned i = 0; i < x->nregs; i++)
+    if (i != x->mem_base_index && x->regs[i].file == ORION_SASS_R)
+      data = x->regs[i].num;
+  orion_sass_ctrl in = x->ctrl;
+  in.reuse = 0;
+  orion_sass_ctrl to = {in.stall ? in.stall : 1, in.yield, 7, 7, in.wait, 0};
+  orion_status st = bra(at, *stub, to, code + at);
+  uint64_t s = *stub;
+  for (uint32_t j = 0; st == ORION_OK && j < x->mem_bytes / 4; j++, s += 16) {
+    uint32_t pos;
+    if (sassrw_tree_pos(t, layout, func, (uint32_t)x->mem_off / 4 + j, &pos))
+      return ORION_ERR_INTERNAL;
+    int32_t noff = (int32_t)(region + (uint64_t)pos * thr * 4);
+    unsigned r = data == ORION_SASS_RZ ? ORION_SASS_RZ : data + j;
+    orion_sass_insn y;
+    st = x->op == ORION_SASS_OP_LDL ? orion_sass_make_lds(r, 4, ORION_SASS_SP, noff, &y)
+                                    : orion_sass_make_sts(ORION_SASS_SP, noff, r, 4, &y);
+    if (st != ORION_OK)
+      break;
+    y.guard = x->guard;
+    y.guard_neg = x->guard_neg;
+    y.ctrl = in;
+    y.ctrl.wait = 0; /* the BRA waited */
+    if (!y.ctrl.stall)
+      y.ctrl.stall = 1;
+    st = enc(&y, code + s);
+  }
+  orion_sass_ctrl back = {in.stall ? in.stall : 1, in.yield, 7, 7, 0, 0};
+  if (st == ORION_OK)
+    st = bra(s, at + 16, back, code + s);
+  *stub = s + 16;
+  return st;
+}
+
 /* Rewrite the frame accesses (and, for the kernel, R1's set-up) of tree
- * function func in the section copy `code`.  Returns the accesses moved,
- * or -1 with *bad the offset of an instruction that did not encode. */
+ * function func in the section copy `code`; with split, accesses wider
+ * than the 4-byte granule go to stubs from *stub on.  Returns the
+ * accesses moved, or -1 with *bad the offset of an instruction that did
+ * not encode. */
 static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const sassrw_tree *t, int layout,
-                       uint32_t region, uint64_t thr, unsigned char *code, orion_status *err, uint64_t *bad) {
+                       uint32_t region, uint64_t thr, int split, uint64_t *stub, unsigned char *code,
+                       orion_status *err, uint64_t *bad) {
   orion_cubin_func f;
   const unsigned char *text;
   size_t size;
@@ -172,6 +245,9 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const s
     if (is_kernel && at > 0 && is_r1_move(&x)) {
       y = nop_like(&x);
       st = enc(&y, dst);
+    } else if ((x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) && split && x.mem_bytes > G) {
+      st = split_access(&x, func, t, layout, region, thr, f.value + at, stub, code);
+      moved++;
     } else if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
       uint32_t pos;
       if (sassrw_tree_pos(t, layout, func, (uint32_t)x.mem_off / G, &pos)) {
@@ -221,7 +297,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   /* the section's functions must all be the kernel's call tree
    * (whole-program output gives each kernel its own copies): checked
    * against the tree sass/stack.c collects, below */
-  size_t n_local = 0, n_tree = 0;
+  size_t n_local = 0, n_tree = 0, n4 = 0, nwide = 0, stub_insns = 0;
   unsigned gran = 0;
   uint64_t last_end = 0;
   size_t last = func;
@@ -239,6 +315,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
       REFUSE("frame access in %s outside [R1, R1 + %" PRId64 ")", g.name, F);
     n_local += gr->n_local;
     n_tree++;
+    count_widths(c, k, &n4, &nwide, &stub_insns);
     if (gr->max_access > gran)
       gran = gr->max_access;
     if (g.value + g.size >= last_end) {
@@ -270,6 +347,17 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     REFUSE("no maximum block size (launch bounds / .maxntid)");
   if (!f.shared && !orion_cubin_find_section(c, ".nv.shared.reserved.0"))
     REFUSE("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
+
+  if ((unsigned)opts->granule > ORION_SASSRW_GRANULE_WIDE)
+    return ORION_ERR_INVALID_ARG;
+  /* the granule: split wider accesses when asked, or (auto) when 4-byte
+   * accesses outnumber them */
+  int split = gran > 4 && (opts->granule == ORION_SASSRW_GRANULE_SPLIT ||
+                           (opts->granule == ORION_SASSRW_GRANULE_AUTO && n4 > nwide));
+  if (split)
+    gran = 4;
+  else
+    stub_insns = nwide = 0;
 
   /* ---- 2. layout ---- */
   if ((st = sassrw_tree_build(c, a, func, gran, (uint32_t)F, &tree)) != ORION_OK) {
@@ -311,7 +399,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
 
   /* ---- 3. new code ---- */
   uint64_t align = ts.addralign > 16 ? ts.addralign : 16;
-  uint64_t P0 = ts.size, nsz = (P0 + PROLOGUE * 16 + align - 1) / align * align;
+  uint64_t P0 = ts.size, nsz = (P0 + (PROLOGUE + stub_insns) * 16 + align - 1) / align * align;
   if (!(code = malloc(nsz)))
     return sassrw_tree_free(&tree), ORION_ERR_NOMEM;
   memcpy(code, ts.data, ts.size);
@@ -321,22 +409,27 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
     return free(code), sassrw_tree_free(&tree), ORION_ERR_INTERNAL;
   if ((st = prologue(&ldc, gran, P0, 16, code + P0)) != ORION_OK ||
-      (st = bra(0, P0, code)) != ORION_OK) {
+      (st = bra(0, P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
     orion_status e = st;
     st = ORION_OK; /* nothing changed yet: a refusal */
     REFUSE("prologue does not encode: %s", orion_strerror(e));
   }
   size_t moved = 0;
+  uint64_t stub = P0 + PROLOGUE * 16;
   for (size_t i = 0; i < tree.n; i++) {
     uint64_t bad = 0;
     long m = rewrite_fn(c, tree.funcs[i], tree.funcs[i] == func, &tree, layout, region, (uint64_t)thr,
-                        code, &st, &bad);
+                        split, &stub, code, &st, &bad);
     if (m < 0) {
       orion_status e = st;
       st = ORION_OK;
       REFUSE("instruction at +0x%" PRIx64 " does not encode: %s", bad, orion_strerror(e));
     }
     moved += (size_t)m;
+  }
+  if (stub != P0 + (PROLOGUE + stub_insns) * 16) {
+    st = ORION_OK;
+    REFUSE("the stubs took %" PRIu64 " instructions, %zu expected", (stub - P0) / 16 - PROLOGUE, stub_insns);
   }
 
   /* ---- 4. apply (errors from here on leave a half-edited cubin) ---- */
@@ -346,6 +439,8 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   res->threads = (uint32_t)thr;
   res->prologue_insns = PROLOGUE;
   res->moved_accesses = moved;
+  res->split_accesses = nwide;
+  res->stub_insns = stub_insns;
   res->layout = (orion_sassrw_layout)(layout + 1);
   orion_cubin_func lf;
   orion_cubin_get_func(c, last, &lf);
@@ -412,11 +507,14 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
       }
   }
   res->rewritten = 1;
+  char tail[96] = "";
+  if (nwide)
+    snprintf(tail, sizeof tail, ", %zu wide accesses split (%zu-instruction stubs)", nwide, stub_insns);
   snprintf(res->msg, sizeof res->msg,
            "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
-           " %u-byte slots x %u threads), %d-instruction prologue",
+           " %u-byte slots x %u threads), %d-instruction prologue%s",
            moved, n_tree, n_tree == 1 ? "" : "s", region, region + (uint32_t)bytes, layout_names[layout + 1],
-           chunks, gran, (unsigned)thr, PROLOGUE);
+           chunks, gran, (unsigned)thr, PROLOGUE, tail);
 done:
   free(code);
   sassrw_tree_free(&tree);

@@ -7,9 +7,10 @@
  * gives the whole call tree ONE frame, [R1, R1 + F) with F the kernel's
  * entry R1 move: every function addresses absolute offsets of it, and a
  * callee's slots reuse caller slots that are dead across the call.  The
- * frame is cut into granules of G bytes (G = the widest access of the
- * tree); an access lies inside one granule (accesses are naturally
- * aligned, G is a power of two).
+ * frame is cut into granules of G bytes (the caller's choice: the widest
+ * access of the tree, or 4 when wider accesses are split); an access lies
+ * inside one granule or, when wider than G, covers whole ones (accesses
+ * are naturally aligned, G is a power of two).
  *
  * Three layouts map (function, old granule) -> new granule:
  *   PTXAS   the identity; F / G granules.  Always valid.
@@ -151,14 +152,16 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
     if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
       if (x.mem_off < 0 || (uint32_t)x.mem_off + x.mem_bytes > nb * G)
         return -1; /* checked by the caller before: cannot happen */
-      uint32_t g = (uint32_t)x.mem_off / G;
-      set(L->touched, g);
-      if (x.op == ORION_SASS_OP_LDL) {
-        set(&L->use[i * W], g);
-      } else {
-        set(L->mdef, g);
-        if (x.mem_bytes == G && !guarded)
-          set(&L->def[i * W], g);
+      uint32_t g0 = (uint32_t)x.mem_off / G, g1 = ((uint32_t)x.mem_off + x.mem_bytes - 1) / G;
+      for (uint32_t g = g0; g <= g1; g++) {
+        set(L->touched, g);
+        if (x.op == ORION_SASS_OP_LDL) {
+          set(&L->use[i * W], g);
+        } else {
+          set(L->mdef, g);
+          if (x.mem_bytes >= G && !guarded) /* covers g whole */
+            set(&L->def[i * W], g);
+        }
       }
     }
   }

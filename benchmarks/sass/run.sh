@@ -3,7 +3,10 @@
 # memory (ptxas), in shared memory through ptxas's enable_smem_spilling
 # pragma (orion-ptxas --orion-spill=pragma, launch bounds known: ptxas at
 # its best), and through Orion's SASS rewrite (orion-sass rewrite: the
-# compressible-stack layout, and the sum of frames); plus the kernel
+# compressible-stack layout, and the sum of frames; with 4-byte accesses
+# dominating, wide ones split into 4-byte stubs by default, and also not
+# split (rw-wide); and the pragma build's residual frame rewritten,
+# pragma-rw); plus the kernel
 # without a register cap (no spills, fewer blocks per SM) for reference.
 #
 #   run.sh build <orion build dir> <out>   here: cubins and the bench host
@@ -38,6 +41,19 @@ build)
       grep -q "^$k: rewritten:" "$b.rw-$l.txt" || { echo "FAIL: $set: $k not rewritten ($l)"; exit 1; }
       line="$line rw-$l:$set.rw-$l.cubin:$k"
     done
+    # the pragma build's residual local frame rewritten too (the composition
+    # orion-ptxas --orion-spill=auto uses when both paths apply)
+    "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem "$b.pragma.cubin" \
+      -o "$b.pragma-rw.cubin" | tee "$b.pragma-rw.txt"
+    if grep -q "^$k: rewritten:" "$b.pragma-rw.txt"; then
+      line="$line pragma-rw:$set.pragma-rw.cubin:$k"
+    fi
+    # split wide accesses (the default when 4-byte ones dominate) vs not
+    if grep -q "^$k: .* wide accesses split" "$b.rw-cstack.txt"; then
+      "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem --layout cstack --granule wide \
+        "$b.local.cubin" -o "$b.rw-wide.cubin" | tee "$b.rw-wide.txt"
+      line="$line rw-wide:$set.rw-wide.cubin:$k"
+    fi
     echo "$line" >> "$out/sets.txt"
   }
   for m in 16 12; do

@@ -26,18 +26,27 @@
  * load or move R1, so the tree shares the kernel's one frame [R1, R1 + F)).
  * Every LDL/STL [R1+off] of the tree becomes LDS/STS [R1+off'] into a
  * per-thread region of the kernel's static shared memory, laid out
- * slot-major: with G the largest access size of the tree (4, 8 or 16
- * bytes), N the kernel's maximum threads per block (EIATTR_MAX_THREADS or
- * REQNTID, required) and t the linear thread index, old granule off / G of
- * function f goes to new granule p = pos(f, off / G) and
+ * slot-major: with G the granule (below), N the kernel's maximum threads
+ * per block (EIATTR_MAX_THREADS or REQNTID, required) and t the linear
+ * thread index, old granule off / G of function f goes to new granule
+ * p = pos(f, off / G) and
  *     off'  =  region + p * N * G + off % G,   R1 = t * G (+ CTA rank, below)
  *     region: the old .nv.shared.<k> size, 16-aligned; a kernel without one
  *     gets one (orion_cubin_add_nobits_section) and region 0x400 (sm_90
  *     static data starts after the 1 KB reserved area the size counts)
- * so a warp's G-byte accesses to one slot hit consecutive G-byte words
- * (bank-conflict free for G-byte accesses; 4-byte accesses in a frame with
- * G = 8 or 16 see a 2- or 4-way conflict).  pos() is one of three layouts
- * (sass/stack.c has the algorithms):
+ * so a warp's G-byte accesses to one slot hit consecutive G-byte words:
+ * bank-conflict free for G-byte accesses, while a narrower access in a
+ * region of G = 8 or 16 sees a 2- or 4-way conflict.  The granule
+ * (orion_sassrw_granule) is either WIDE, the largest access of the tree
+ * (4, 8 or 16 bytes; nothing changes size), or SPLIT, G = 4: every wider
+ * access becomes one 4-byte LDS/STS per word, each word its own granule
+ * (so the words of one old slot need not stay adjacent), in a stub
+ * appended to the section that its old place branches to (BRA there, the
+ * stub: the pieces with the old guard, then BRA back to the next
+ * instruction; the BRA carries the old wait mask, every piece the old
+ * read/write scoreboard, so consumers wait for all of them).  AUTO takes
+ * SPLIT when the tree has more 4-byte accesses than wider ones.  pos() is
+ * one of three layouts (sass/stack.c has the algorithms):
  *   PTXAS   identity: ptxas's own frame, F / G granules;
  *   SUM     every function a private frame, one after the other;
  *   CSTACK  the compressible stack of orion-ra (Theorem 1): private
@@ -56,7 +65,7 @@
  * the kernel's R1 moves become NOPs.  So branch, call and BSSY targets,
  * return addresses, EXIT/S2RCTAID offset lists, relocations and symbols all
  * keep their values; the last function of the section grows to cover the
- * prologue.  The .nv.shared.<k> size grows by the region; FRAME_SIZE,
+ * prologue and the stubs.  The .nv.shared.<k> size grows by the region; FRAME_SIZE,
  * MIN_STACK_SIZE and MAX_STACK_SIZE of every function of the tree become 0.
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
@@ -144,8 +153,18 @@ typedef enum orion_sassrw_layout {
 /* "auto", "ptxas", "sum", "cstack"; NULL out of range. */
 const char *orion_sassrw_layout_name(orion_sassrw_layout l);
 
+/* The region's granule (see above). */
+typedef enum orion_sassrw_granule {
+  ORION_SASSRW_GRANULE_AUTO,
+  ORION_SASSRW_GRANULE_SPLIT, /* 4 bytes, wider accesses split */
+  ORION_SASSRW_GRANULE_WIDE   /* the largest access */
+} orion_sassrw_granule;
+/* "auto", "split", "wide"; NULL out of range. */
+const char *orion_sassrw_granule_name(orion_sassrw_granule g);
+
 typedef struct orion_sassrw_opts {
   orion_sassrw_layout layout; /* AUTO: the smallest valid region */
+  orion_sassrw_granule granule; /* AUTO: SPLIT when 4-byte accesses dominate */
   int no_dynamic_smem; /* the caller knows no kernel uses dynamic shared memory */
   /* Threads per block to size the region for when the kernel has neither
    * EIATTR_MAX_THREADS nor REQNTID (0: refuse such kernels); the rewrite
@@ -157,10 +176,11 @@ typedef struct orion_sassrw_opts {
 /* Per-kernel outcome of the rewrite. */
 typedef struct orion_sassrw_result {
   int rewritten;       /* 1 done, 0 left unchanged (see msg) */
-  char msg[200];       /* what was done, or why not */
+  char msg[256];       /* what was done, or why not */
   uint32_t region_off; /* rewritten: region start in shared memory */
   uint32_t region_bytes, granule, threads;
   size_t prologue_insns, moved_accesses;
+  size_t split_accesses, stub_insns; /* SPLIT: the wide accesses, their stubs' size */
   size_t functions;    /* the kernel and its callees */
   orion_sassrw_layout layout; /* the one used */
   /* Once the layouts were computed (layouts_known), for PTXAS, SUM and

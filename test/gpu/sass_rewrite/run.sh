@@ -6,7 +6,10 @@
 #        both spill) and calls.cu (a kernel and two __noinline__ callees
 #        sharing the frame; -DNO_SMEM: no .nv.shared, the rewrite adds it),
 #        orion-sass rewrite --smem-frame --no-dynamic-smem each (calls.cu
-#        with every --layout, minb12 also with --layout ptxas), check the
+#        with every --layout, minb12 also with --layout ptxas; minb16's
+#        spill4 mixes 4- and 8-byte slots, so by default its 8-byte
+#        accesses are split into stubs: also with --granule wide; and
+#        minb16 built by orion-ptxas --orion-spill=pragma), check the
 #        rewrites happened, list the pairs in <out>/pairs.txt, and compile
 #        host.c against the libcuda stub
 #   run.sh run <out>                       on the GPU machine: host on each
@@ -39,6 +42,14 @@ build)
     rw minb$m "$out/minb$m.cubin" 2
   done
   rw minb12-ptxas "$out/minb12.cubin" 2 --layout ptxas
+  grep -q '^spill4: .* wide accesses split' "$out/minb16.rewrite.txt" ||
+    { echo "FAIL: minb16: spill4's 8-byte accesses should have been split"; exit 1; }
+  rw minb16-wide "$out/minb16.cubin" 2 --granule wide
+  # ptxas's enable_smem_spilling build keeps part of the frame in local
+  # memory: the rewrite moves that part next to ptxas's shared spill area
+  "$cuda/bin/nvcc" -ptx -arch=sm_90 -DMINB=16 "$here/spill_smem.cu" -o "$out/minb16.ptx"
+  "$build/bin/orion-ptxas" -arch sm_90 --orion-spill=pragma "$out/minb16.ptx" -o "$out/minb16-pragma.cubin"
+  rw minb16-pragma "$out/minb16-pragma.cubin" 2
   "$cuda/bin/nvcc" -cubin -arch=sm_90 "$here/calls.cu" -o "$out/calls.cubin"
   "$cuda/bin/nvcc" -cubin -arch=sm_90 -DNO_SMEM "$here/calls.cu" -o "$out/calls-nosmem.cubin"
   for l in cstack sum ptxas; do

@@ -22,6 +22,14 @@ of the `nvdisasm -c` listing:
     off % G: with --layout ptxas p = off / G; with the default layout p is
     one granule per (function, off / G), the same for every access of it,
     distinct within the function and below the reported slot count;
+  - or, when the report says wide accesses were split (G = 4), an access
+    wider than 4 bytes -> BRA to a stub after the prologue holding one
+    4-byte LDS/STS per word (same guard, register r + j, word j at granule
+    off / 4 + j under the rules above) and a BRA back to the next
+    instruction; the stubs, one per split access, are all that lies
+    between the prologue and the NOP padding;
+  - the rewrite is run a third time with --granule wide, and the rules
+    hold for that output too (no split: G the widest access);
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
   - `orion-sass info` reports frame 0 and the grown shared size;
@@ -51,6 +59,7 @@ PROLOGUE = [
     r"IMAD R1, R4, 0x1000000, R3",
 ]
 LOCAL = re.compile(r"^(@!?P\d )?(LDL|STL)((?:\.LU)?)((?:\.64|\.128)?) (.*)$")
+REG = re.compile(r"\bR(\d+|Z)\b")
 MEMOP = re.compile(r"\[R1(?:\+(-?0x[0-9a-f]+))?\]")
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(\(\*.*\*\))?\s*;?\s*$")
 
@@ -115,8 +124,9 @@ def flat(funcs, names):
     return out
 
 
-def check_tree(names, old, new, labels, rep, exact):
-    """The rewritten section of kernel (functions names) in listing new."""
+def check_tree(names, old, new, labels, rep, exact, split_sites):
+    """The rewritten section of kernel (functions names) in listing new;
+    adds the addresses of split accesses to split_sites."""
     g, n, region, slots = rep["gran"], rep["threads"], rep["region"], rep["slots"]
     o, w = flat(old, names), flat(new, names)
     end = max(o) + 16
@@ -131,18 +141,29 @@ def check_tree(names, old, new, labels, rep, exact):
     mb = bra.fullmatch(pro[-1])
     if not mb or int(mb.group(1), 16) != 0x10:
         return "prologue does not end with a BRA to 0x10: '%s'" % pro[-1]
-    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1))
-    if any(w[a][0] != "NOP" for a in extra):
-        return "after the prologue: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
     pos = {}
     changed = 0
     owner = {a: f for f in names for a, _, _ in old.get(f, [])}
+    stubs = set()
+
+    def slot(a, key, noff, rem):
+        """p of a new access at region + noff (rem: the old offset % g)."""
+        if noff < 0 or noff % g != rem or (noff - rem) % (n * g):
+            return None, "at 0x%x: offset 0x%x is not region + p * %d * %d + off %% %d" % (a, noff + region, n, g, g)
+        p = (noff - rem) // (n * g)
+        if p >= slots:
+            return None, "at 0x%x: slot %d beyond the %d reported" % (a, p, slots)
+        if exact and p != key[1]:
+            return None, "at 0x%x: slot %d, ptxas layout wants %d" % (a, p, key[1])
+        if pos.setdefault(key, p) != p:
+            return None, "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
+        return p, None
     for a in sorted(o):
         ot, oann = o[a]
         if a not in w:
             return "instruction at 0x%x is gone" % a
         nt, nann = w[a]
-        if oann != nann:
+        if oann != nann and not (bra.fullmatch(nt) and LOCAL.match(ot) and rep["split"]):
             return "annotation at 0x%x: '%s' became '%s'" % (a, oann, nann)
         if a == 0 or ot == nt:
             continue
@@ -156,23 +177,47 @@ def check_tree(names, old, new, labels, rep, exact):
         if not mo:
             return "local access at 0x%x not [R1+imm]: '%s'" % (a, ot)
         off = int(mo.group(1) or "0", 16)
+        mb = bra.fullmatch(nt)
+        if mb and rep["split"] and m.group(4):  # a split wide access: check its stub
+            words = {".64": 2, ".128": 4}[m.group(4)]
+            s0 = int(mb.group(1), 16)
+            rs = REG.findall(MEMOP.sub("[]", m.group(5)))
+            if len(rs) != 1:
+                return "at 0x%x: '%s' has no single data register" % (a, ot)
+            split_sites.add(a)
+            for j in range(words + 1):
+                st = w.get(s0 + 16 * j, ("<none>",))[0]
+                if s0 + 16 * j < end + 16 * (len(PROLOGUE) + 1) or s0 + 16 * j in stubs:
+                    return "at 0x%x: stub line 0x%x overlaps the prologue or another stub" % (a, s0 + 16 * j)
+                stubs.add(s0 + 16 * j)
+                if j == words:
+                    mback = bra.fullmatch(st)
+                    if not mback or int(mback.group(1), 16) != a + 16:
+                        return "stub of 0x%x does not end with a BRA to 0x%x: '%s'" % (a, a + 16, st)
+                    continue
+                r = "RZ" if rs[0] == "Z" else "R%d" % (int(rs[0]) + j)
+                want = ("LDS %s, []" % r) if m.group(2) == "LDL" else ("STS [], %s" % r)
+                mp = MEMOP.search(st)
+                if not mp or MEMOP.sub("[]", st) != (m.group(1) or "") + want:
+                    return "stub of 0x%x, word %d: '%s', expected '%s'" % (a, j, st, (m.group(1) or "") + want)
+                _, err = slot(a, (owner[a], off // 4 + j), int(mp.group(1) or "0", 16) - region, 0)
+                if err:
+                    return err
+            continue
         mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
         mm = MEMOP.search(mn.group(4)) if mn else None
         if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
                 "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
                 MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
             return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
-        noff = int(mm.group(1) or "0", 16) - region
-        if noff < 0 or noff % g != off % g or (noff - off % g) % (n * g):
-            return "at 0x%x: offset 0x%x is not region + p * %d * %d + off %% %d" % (a, noff + region, n, g, g)
-        p = (noff - off % g) // (n * g)
-        if p >= slots:
-            return "at 0x%x: slot %d beyond the %d reported" % (a, p, slots)
-        if exact and p != off // g:
-            return "at 0x%x: slot %d, ptxas layout wants %d" % (a, p, off // g)
-        key = (owner[a], off // g)
-        if pos.setdefault(key, p) != p:
-            return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
+        _, err = slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
+        if err:
+            return err
+    if len(stubs) != rep["stub_insns"]:
+        return "%d stub instructions found, the report says %d" % (len(stubs), rep["stub_insns"])
+    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1) and a not in stubs)
+    if any(w[a][0] != "NOP" for a in extra):
+        return "after the prologue and stubs: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
     for f in names:
         ps = [p for (ff, _), p in pos.items() if ff == f]
         if len(ps) != len(set(ps)):
@@ -202,7 +247,8 @@ def check_added(rw, f, info, had_bounds):
 
 
 REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> shared "
-                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\)")
+                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\), "
+                 r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?$")
 
 
 def rewrite(sass, cubin, out, extra):
@@ -213,7 +259,8 @@ def rewrite(sass, cubin, out, extra):
         if m:
             reps[m.group(1)] = {"region": int(m.group(4), 16), "end": int(m.group(5), 16), "funcs": int(m.group(3)),
                                 "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
-                                "threads": int(m.group(9))}
+                                "threads": int(m.group(9)), "split": int(m.group(10) or 0),
+                                "stub_insns": int(m.group(11) or 0)}
         print("%s: %s" % (os.path.basename(cubin), line))
     return reps
 
@@ -223,7 +270,7 @@ def main():
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = calls = 0
+    total = added = calls = split = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         run([sass, "frame", cubin])
@@ -234,7 +281,8 @@ def main():
         for kind, f, sec in re.findall(r"^(kernel|function) (\S+): (\.text\.\S+)\+0x", info0, re.M):
             section[f] = sec
         old, _ = listing(nvdisasm, cubin)
-        for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True)):
+        for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
+                                  ("wide", ["--granule", "wide"], False)):
             rw = "%s.%s.cubin" % (base, tag)
             reps = rewrite(sass, cubin, rw, extra)
             info = run([sass, "info", rw])
@@ -248,7 +296,8 @@ def main():
                 names = [f for f in old if section.get(f) == section.get(k)]
                 if len(names) != rep["funcs"]:
                     sys.exit("FAIL: %s: %s: %d functions in its section, report says %d" % (rw, k, len(names), rep["funcs"]))
-                err = check_tree(names, old, new, labels, rep, exact)
+                split_sites = set()  # nvdisasm annotates LDL/STL, not the BRA in their place
+                err = check_tree(names, old, new, labels, rep, exact, split_sites)
                 if err:
                     sys.exit("FAIL: %s: %s: %s" % (rw, k, err))
                 done.update(names)
@@ -257,7 +306,7 @@ def main():
                     if not at.get(e, ("",))[0].endswith("EXIT"):
                         sys.exit("FAIL: %s: %s: EXIT offset 0x%x is '%s'" % (rw, k, e, at.get(e)))
                 for e in offs.get(k, {}).get("annot", []):
-                    if not at.get(e, ("", ""))[1]:
+                    if not at.get(e, ("", ""))[1] and e not in split_sites:
                         sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, k, e))
                 m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
                 if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != rep["end"]:
@@ -267,6 +316,7 @@ def main():
                     added += check_added(rw, k, info, k in had_bounds)
                 total += 1
                 calls += rep["funcs"] > 1
+                split += rep["split"] > 0
                 print("ok: %s %s (%s layout, %d functions)" % (os.path.basename(rw), k, rep["layout"], len(names)))
             for f in old:
                 if f not in done and [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
@@ -277,7 +327,10 @@ def main():
         sys.exit("FAIL: no kernel got a new .nv.shared section")
     if not calls:
         sys.exit("FAIL: no kernel with calls was rewritten")
-    print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls)" % (total, added, calls))
+    if not split:
+        sys.exit("FAIL: no kernel had wide accesses split")
+    print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls, %d with split accesses)"
+          % (total, added, calls, split))
 
 
 if __name__ == "__main__":
