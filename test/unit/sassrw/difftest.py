@@ -27,7 +27,10 @@ of the `nvdisasm -c` listing:
     4-byte LDS/STS per word (same guard, register r + j, word j at granule
     off / 4 + j under the rules above) and a BRA back to the next
     instruction; the stubs, one per split access, are all that lies
-    between the prologue and the NOP padding;
+    between the prologue and the NOP padding; control bits (nvdisasm -hex):
+    the BRA in the access's place waits on what the access waited on, every
+    piece sets the access's read/write scoreboards and waits on none, and
+    no inserted instruction has stall 0 or reuse flags;
   - the rewrite is run a third time with --granule wide, and the rules
     hold for that output too (no split: G the widest access);
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
@@ -99,6 +102,44 @@ def listing(nvdisasm, cubin):
     return funcs, labels
 
 
+def controls(nvdisasm, cubin):
+    """{function: {addr: (stall, yield, wbar, rbar, wait, reuse)}} from the
+    second word of each instruction in `nvdisasm -c -hex`."""
+    out, cur, addr = {}, None, None
+    for line in run([nvdisasm, "-c", "-hex", cubin]).splitlines():
+        m = re.match(r"^([^\s.][^:\s]*):$", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.match(r"^\s*/\*([0-9a-f]{4,})\*/.*/\* 0x[0-9a-f]{16} \*/\s*$", line)
+        if m:
+            addr = int(m.group(1), 16)
+            continue
+        m = re.match(r"^\s*/\* (0x[0-9a-f]{16}) \*/\s*$", line)
+        if m and cur and addr is not None:
+            c = int(m.group(1), 16) >> 41
+            out.setdefault(cur, {})[addr] = (c & 15, (c >> 4) & 1, (c >> 5) & 7, (c >> 8) & 7, (c >> 11) & 63,
+                                             (c >> 17) & 15)
+            addr = None
+    return out
+
+
+def check_controls(names, old_ctl, new_ctl, split_sites, stub_of):
+    """Control bits of the split accesses' BRAs and stubs (see the doc)."""
+    o = {a: c for f in names for a, c in old_ctl.get(f, {}).items()}
+    w = {a: c for f in names for a, c in new_ctl.get(f, {}).items()}
+    for a in split_sites:
+        orig, site = o[a], w.get(a)
+        if not site or site[4] != orig[4] or site[5] or not site[0]:
+            return "at 0x%x: BRA control %s, the access had %s" % (a, site, orig)
+        for k, s0 in enumerate(stub_of[a]):
+            c = w.get(s0)
+            last = k == len(stub_of[a]) - 1
+            if not c or c[4] or c[5] or not c[0] or (not last and (c[2], c[3]) != (orig[2], orig[3])):
+                return "stub of 0x%x, line 0x%x: control %s, the access had %s" % (a, s0, c, orig)
+    return None
+
+
 def eiattr_offsets(sass, cubin):
     """{kernel: {'exit': [...], 'annot': [...]}} from `orion-sass dump`."""
     out, sec = {}, None
@@ -124,9 +165,10 @@ def flat(funcs, names):
     return out
 
 
-def check_tree(names, old, new, labels, rep, exact, split_sites):
+def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
     """The rewritten section of kernel (functions names) in listing new;
-    adds the addresses of split accesses to split_sites."""
+    adds the addresses of split accesses to split_sites and their stub
+    lines to stub_of[address]."""
     g, n, region, slots = rep["gran"], rep["threads"], rep["region"], rep["slots"]
     o, w = flat(old, names), flat(new, names)
     end = max(o) + 16
@@ -190,6 +232,7 @@ def check_tree(names, old, new, labels, rep, exact, split_sites):
                 if s0 + 16 * j < end + 16 * (len(PROLOGUE) + 1) or s0 + 16 * j in stubs:
                     return "at 0x%x: stub line 0x%x overlaps the prologue or another stub" % (a, s0 + 16 * j)
                 stubs.add(s0 + 16 * j)
+                stub_of.setdefault(a, []).append(s0 + 16 * j)
                 if j == words:
                     mback = bra.fullmatch(st)
                     if not mback or int(mback.group(1), 16) != a + 16:
@@ -281,6 +324,7 @@ def main():
         for kind, f, sec in re.findall(r"^(kernel|function) (\S+): (\.text\.\S+)\+0x", info0, re.M):
             section[f] = sec
         old, _ = listing(nvdisasm, cubin)
+        old_ctl = controls(nvdisasm, cubin)
         for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
                                   ("wide", ["--granule", "wide"], False)):
             rw = "%s.%s.cubin" % (base, tag)
@@ -288,6 +332,7 @@ def main():
             info = run([sass, "info", rw])
             run([cuobjdump, "-elf", rw])
             new, labels = listing(nvdisasm, rw)
+            new_ctl = controls(nvdisasm, rw)
             if sorted(old) != sorted(new):
                 sys.exit("FAIL: %s: functions differ: %s vs %s" % (rw, sorted(old), sorted(new)))
             offs = eiattr_offsets(sass, rw)
@@ -297,7 +342,9 @@ def main():
                 if len(names) != rep["funcs"]:
                     sys.exit("FAIL: %s: %s: %d functions in its section, report says %d" % (rw, k, len(names), rep["funcs"]))
                 split_sites = set()  # nvdisasm annotates LDL/STL, not the BRA in their place
-                err = check_tree(names, old, new, labels, rep, exact, split_sites)
+                stub_of = {}
+                err = check_tree(names, old, new, labels, rep, exact, split_sites, stub_of) or \
+                    check_controls(names, old_ctl, new_ctl, split_sites, stub_of)
                 if err:
                     sys.exit("FAIL: %s: %s: %s" % (rw, k, err))
                 done.update(names)
