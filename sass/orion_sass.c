@@ -75,6 +75,19 @@ static void usage(FILE *f) {
           "executable with 'cuobjdump -xelf all <file>'.\n");
 }
 
+static const char *layout_nm(int i) { return orion_sassrw_layout_name((orion_sassrw_layout)i); }
+static const char *granule_nm(int i) { return orion_sassrw_granule_name((orion_sassrw_granule)i); }
+
+/* The index of v among name(0), name(1), ... (NULL ends them), or -1
+ * after an error that lists the choices. */
+static int pick(const char *opt, const char *v, const char *(*name)(int), const char *choices) {
+  for (int i = 0; name(i); i++)
+    if (!strcmp(v, name(i)))
+      return i;
+  fprintf(stderr, "%s: error: %s wants %s, not '%s'\n", prog, opt, choices, v);
+  return -1;
+}
+
 static int fail(const char *file, const char *msg) {
   fprintf(stderr, "%s: error: %s: %s\n", prog, file, msg);
   return 1;
@@ -492,25 +505,15 @@ int main(int argc, char **argv) {
         }
         opts.block = (unsigned)b;
       } else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
-        const char *v = argv[++i];
-        int l = 0;
-        while (l < 4 && strcmp(v, orion_sassrw_layout_name((orion_sassrw_layout)l)))
-          l++;
-        if (l == 4) {
-          fprintf(stderr, "%s: error: --layout wants auto, ptxas, sum or cstack, not '%s'\n", prog, v);
+        int l = pick("--layout", argv[++i], layout_nm, "auto, ptxas, sum or cstack");
+        if (l < 0)
           return 2;
-        }
         opts.layout = (orion_sassrw_layout)l;
         layout_set = 1;
       } else if (!strcmp(argv[i], "--granule") && i + 1 < argc) {
-        const char *v = argv[++i];
-        int g = 0;
-        while (g < 3 && strcmp(v, orion_sassrw_granule_name((orion_sassrw_granule)g)))
-          g++;
-        if (g == 3) {
-          fprintf(stderr, "%s: error: --granule wants auto, split or wide, not '%s'\n", prog, v);
+        int g = pick("--granule", argv[++i], granule_nm, "auto, split or wide");
+        if (g < 0)
           return 2;
-        }
         opts.granule = (orion_sassrw_granule)g;
         granule_set = 1;
       }
