@@ -156,22 +156,17 @@ static int is_r1_move(const orion_sass_insn *x) {
   return 0;
 }
 
-/* 4-byte and wider frame accesses of function k. */
-static void count_widths(const orion_cubin *c, size_t k, size_t *n4, size_t *nwide, size_t *stub_insns) {
-  const unsigned char *text;
-  size_t size;
-  if (orion_cubin_func_text(c, k, &text, &size))
-    return;
-  for (size_t at = 0; at + 16 <= size; at += 16) {
-    orion_sass_insn x;
-    if (orion_sass_decode(orion_sass_word_load(text + at), &x) != ORION_OK ||
-        (x.op != ORION_SASS_OP_LDL && x.op != ORION_SASS_OP_STL))
-      continue;
-    if (x.mem_bytes > 4) {
-      ++*nwide;
-      *stub_insns += x.mem_bytes / 4 + 1;
+/* 4-byte and wider frame accesses of function record gr (its slots count
+ * every LDL/STL), and the stub instructions splitting the wider ones takes. */
+static void count_widths(const orion_sassrw_func *gr, size_t *n4, size_t *nwide, size_t *stub_insns) {
+  for (size_t i = 0; i < gr->n_slots; i++) {
+    const orion_sassrw_slot *sl = &gr->slots[i];
+    size_t n = sl->loads + sl->stores;
+    if (sl->bytes > 4) {
+      *nwide += n;
+      *stub_insns += n * (sl->bytes / 4 + 1);
     } else {
-      ++*n4;
+      *n4 += n;
     }
   }
 }
@@ -315,7 +310,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
       REFUSE("frame access in %s outside [R1, R1 + %" PRId64 ")", g.name, F);
     n_local += gr->n_local;
     n_tree++;
-    count_widths(c, k, &n4, &nwide, &stub_insns);
+    count_widths(gr, &n4, &nwide, &stub_insns);
     if (gr->max_access > gran)
       gran = gr->max_access;
     if (g.value + g.size >= last_end) {

@@ -189,17 +189,18 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
     stubs = set()
 
     def slot(a, key, noff, rem):
-        """p of a new access at region + noff (rem: the old offset % g)."""
+        """None when a new access at region + noff (rem: the old offset % g)
+        fits the layout rules for granule key, else why not."""
         if noff < 0 or noff % g != rem or (noff - rem) % (n * g):
-            return None, "at 0x%x: offset 0x%x is not region + p * %d * %d + off %% %d" % (a, noff + region, n, g, g)
+            return "at 0x%x: offset 0x%x is not region + p * %d * %d + off %% %d" % (a, noff + region, n, g, g)
         p = (noff - rem) // (n * g)
         if p >= slots:
-            return None, "at 0x%x: slot %d beyond the %d reported" % (a, p, slots)
+            return "at 0x%x: slot %d beyond the %d reported" % (a, p, slots)
         if exact and p != key[1]:
-            return None, "at 0x%x: slot %d, ptxas layout wants %d" % (a, p, key[1])
+            return "at 0x%x: slot %d, ptxas layout wants %d" % (a, p, key[1])
         if pos.setdefault(key, p) != p:
-            return None, "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
-        return p, None
+            return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
+        return None
     for a in sorted(o):
         ot, oann = o[a]
         if a not in w:
@@ -243,7 +244,7 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
                 mp = MEMOP.search(st)
                 if not mp or MEMOP.sub("[]", st) != (m.group(1) or "") + want:
                     return "stub of 0x%x, word %d: '%s', expected '%s'" % (a, j, st, (m.group(1) or "") + want)
-                _, err = slot(a, (owner[a], off // 4 + j), int(mp.group(1) or "0", 16) - region, 0)
+                err = slot(a, (owner[a], off // 4 + j), int(mp.group(1) or "0", 16) - region, 0)
                 if err:
                     return err
             continue
@@ -253,7 +254,7 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
                 "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
                 MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
             return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
-        _, err = slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
+        err = slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
         if err:
             return err
     if len(stubs) != rep["stub_insns"]:
