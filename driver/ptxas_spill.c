@@ -170,7 +170,7 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   unsigned char *bytes = NULL;
   size_t size = 0;
   orion_cubin *copy = NULL;
-  char msg[256];
+  char msg[320];
   int ok = -1;
   uint32_t smem_end = 0;
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_CUBIN_OK &&
@@ -491,7 +491,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     optx_entry *e = &res->e[i];
     if (!e->spill_path || strcmp(e->spill_path, "sass") != 0)
       continue;
-    char msg[256];
+    char msg[320];
     uint32_t smem_end = 0;
     int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, msg, sizeof msg, &smem_end);
     if (ok < 0) {

@@ -51,7 +51,7 @@ static void usage(FILE *f) {
           "                          moves, R1-relative frame slots, unsafe facts\n"
           "                          (frame and rewrite --smem-frame: sm_90 only)\n"
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
-          "                        [--layout auto|ptxas|sum|cstack]\n"
+          "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
           "                        [--granule auto|split|wide]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
@@ -63,8 +63,13 @@ static void usage(FILE *f) {
           "                          EIATTR_MAX_THREADS; --layout: where the frame slots\n"
           "                          of the kernel and its callees go: ptxas's frame,\n"
           "                          the sum of the functions' frames, or orion-ra's\n"
-          "                          compressible stack; auto, the default, takes the\n"
-          "                          smallest; --granule: 4-byte slots with wider\n"
+          "                          compressible stack with no moves (cstack) or with\n"
+          "                          moves before and restores after calls (moves);\n"
+          "                          auto, the default, takes the smallest (moves only\n"
+          "                          when strictly smaller); --min-heights: moves\n"
+          "                          compresses every call to its live slots (the paper's\n"
+          "                          rule) rather than as little as the region allows;\n"
+          "                          --granule: 4-byte slots with wider\n"
           "                          accesses split into 4-byte ones (bank-conflict free\n"
           "                          for 4-byte accesses), or slots of the widest access;\n"
           "                          auto, the default, splits when 4-byte accesses\n"
@@ -394,7 +399,7 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       printf("%s: %s\n", f->name, r.msg);
     if (st == ORION_OK && r.layouts_known) {
       printf("  layouts (%zu function%s):", r.functions, r.functions == 1 ? "" : "s");
-      for (int l = 0; l < 3; l++) {
+      for (int l = 0; l < 4; l++) {
         const char *nm = orion_sassrw_layout_name((orion_sassrw_layout)(l + 1));
         if (r.layout_bytes[l])
           printf("%s %s %u B/thread", l ? ";" : "", nm, r.layout_bytes[l]);
@@ -496,6 +501,8 @@ int main(int argc, char **argv) {
         smem = 1;
       else if (!strcmp(argv[i], "--no-dynamic-smem"))
         opts.no_dynamic_smem = 1;
+      else if (!strcmp(argv[i], "--min-heights"))
+        opts.min_heights = layout_set = 1;
       else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
         char *end;
         long b = strtol(argv[++i], &end, 10);
@@ -505,7 +512,7 @@ int main(int argc, char **argv) {
         }
         opts.block = (unsigned)b;
       } else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
-        int l = pick("--layout", argv[++i], layout_nm, "auto, ptxas, sum or cstack");
+        int l = pick("--layout", argv[++i], layout_nm, "auto, ptxas, sum, cstack or moves");
         if (l < 0)
           return 2;
         opts.layout = (orion_sassrw_layout)l;
@@ -529,7 +536,8 @@ int main(int argc, char **argv) {
       return 2;
     }
     if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
-      fprintf(stderr, "%s: error: --no-dynamic-smem, --block, --layout and --granule need --smem-frame\n",
+      fprintf(stderr,
+              "%s: error: --no-dynamic-smem, --block, --layout, --min-heights and --granule need --smem-frame\n",
               prog);
       return 2;
     }

@@ -51,11 +51,11 @@
 static const orion_sass_word W_NOP = {0x0000000000007918ull, 0x000fc00000000000ull};
 static const orion_sass_word W_BRA = {0xfffffffc00fc7947ull, 0x000fc0000383ffffull};
 
-static const char *const layout_names[] = {"auto", "ptxas", "sum", "cstack"};
+static const char *const layout_names[] = {"auto", "ptxas", "sum", "cstack", "moves"};
 static const char *const granule_names[] = {"auto", "split", "wide"};
 
 const char *orion_sassrw_layout_name(orion_sassrw_layout l) {
-  return (unsigned)l < 4 ? layout_names[l] : NULL;
+  return (unsigned)l < 5 ? layout_names[l] : NULL;
 }
 
 const char *orion_sassrw_granule_name(orion_sassrw_granule g) {
@@ -265,6 +265,86 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const s
   return moved;
 }
 
+/* Scoreboards of the move pieces: the LDS sets SB_W, its STS waits on it
+ * and sets SB_R on reading the register, the next LDS waits on that. */
+#define SB_W 4
+#define SB_R 5
+
+/* The pieces of site s from *at on: every granule moved as 4-byte LDS/STS
+ * pairs through s->temp, from[] -> to[] (back: to[] -> from[], the moves
+ * in reverse order).  The first LDS waits on every scoreboard. */
+static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint64_t thr, uint32_t G,
+                           uint64_t *at, unsigned char *code) {
+  orion_status st = ORION_OK;
+  int first = 1;
+  for (size_t m = 0; st == ORION_OK && m < s->nmoves; m++) {
+    size_t j = back ? s->nmoves - 1 - m : m;
+    uint32_t src = back ? s->to[j] : s->from[j], dst = back ? s->from[j] : s->to[j];
+    for (uint32_t w = 0; st == ORION_OK && w < G / 4; w++) {
+      orion_sass_insn ld, sd;
+      int32_t so = (int32_t)(region + (uint64_t)src * thr * G + 4 * w);
+      int32_t dof = (int32_t)(region + (uint64_t)dst * thr * G + 4 * w);
+      st = orion_sass_make_lds(s->temp, 4, ORION_SASS_SP, so, &ld);
+      if (st == ORION_OK)
+        st = orion_sass_make_sts(ORION_SASS_SP, dof, s->temp, 4, &sd);
+      if (st != ORION_OK)
+        break;
+      ld.ctrl = (orion_sass_ctrl){2, 0, SB_W, 7, first ? 0x3f : 1u << SB_R, 0};
+      sd.ctrl = (orion_sass_ctrl){2, 0, 7, SB_R, 1u << SB_W, 0};
+      first = 0;
+      if ((st = enc(&ld, code + *at)) == ORION_OK)
+        st = enc(&sd, code + *at + 16);
+      *at += 32;
+    }
+  }
+  return st;
+}
+
+/* Copy of the (already rewritten) instruction at `from` for a stub: no
+ * reuse flags (its neighbours change), stall at least 1, extra wait bits. */
+static orion_status displaced(const unsigned char *code, uint64_t from, unsigned wait, unsigned char *dst) {
+  orion_sass_insn x;
+  orion_status st = orion_sass_decode(orion_sass_word_load(code + from), &x);
+  if (st != ORION_OK)
+    return st;
+  x.ctrl.reuse = 0;
+  x.ctrl.wait |= (uint8_t)wait;
+  if (!x.ctrl.stall)
+    x.ctrl.stall = 1;
+  return enc(&x, dst);
+}
+
+/* The two stubs of a MOVES call site (sass/callsite.c has the shape) at
+ * *stub; the CALL is at byte `call` of the section. */
+static orion_status emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
+                              uint64_t *stub, unsigned char *code) {
+  const orion_sass_ctrl go = {1, 0, 7, 7, 0, 0};
+  uint64_t p = call - 16, q = call + 16, a = *stub;
+  /* pre: P, the moves, BRA to the CALL */
+  orion_status st = displaced(code, p, 0, code + a);
+  a += 16;
+  if (st == ORION_OK)
+    st = pieces(s, 0, region, thr, G, &a, code);
+  if (st == ORION_OK)
+    st = bra(a, call, (orion_sass_ctrl){1, 0, 7, 7, 1u << SB_R, 0}, code + a);
+  if (st == ORION_OK)
+    st = bra(p, *stub, go, code + p);
+  a += 16;
+  /* ret: the restores, Q (waiting on the last STS's read), BRA after Q */
+  uint64_t r = a;
+  if (st == ORION_OK)
+    st = pieces(s, 1, region, thr, G, &a, code);
+  if (st == ORION_OK)
+    st = displaced(code, q, 1u << SB_R, code + a);
+  a += 16;
+  if (st == ORION_OK)
+    st = bra(a, q + 16, go, code + a);
+  if (st == ORION_OK)
+    st = bra(q, r, go, code + q);
+  *stub = a + 16;
+  return st;
+}
+
 orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, size_t func,
                                          const orion_sassrw_opts *opts, orion_sassrw_result *res) {
   if (!c || !a || !res || !opts)
@@ -355,13 +435,18 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     stub_insns = nwide = 0;
 
   /* ---- 2. layout ---- */
-  if ((st = sassrw_tree_build(c, a, func, gran, (uint32_t)F, &tree)) != ORION_OK) {
+  if ((st = sassrw_tree_build(c, a, func, gran, (uint32_t)F, opts->min_heights, &tree)) != ORION_OK) {
     orion_status e = st;
     st = ORION_OK;
     REFUSE("cannot lay the frame out: %s", orion_strerror(e));
   }
   if (tree.n != n_tree) /* the tree holds the functions the kernel's calls reach */
     REFUSE("its text section holds %zu function(s) the kernel does not call", n_tree - tree.n);
+  if ((st = sassrw_sites_place(c, func, &tree, split)) != ORION_OK) {
+    orion_status e = st;
+    st = ORION_OK;
+    REFUSE("cannot place the moves at calls: %s", orion_strerror(e));
+  }
   res->layouts_known = 1;
   res->functions = n_tree;
   for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
@@ -371,13 +456,14 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   int layout;
   if (opts->layout == ORION_SASSRW_LAYOUT_AUTO) {
     /* the smallest valid region; ties go to the earlier in this order
-     * (PTXAS is always valid) */
-    static const int pref[3] = {SASSRW_LAYOUT_CSTACK, SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM};
+     * (PTXAS is always valid; MOVES, which adds code, only when smaller) */
+    static const int pref[4] = {SASSRW_LAYOUT_CSTACK, SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM,
+                                SASSRW_LAYOUT_MOVES};
     layout = -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
       if (tree.valid[pref[k]] && (layout < 0 || tree.region[pref[k]] < tree.region[layout]))
         layout = pref[k];
-  } else if ((unsigned)opts->layout <= 3) {
+  } else if ((unsigned)opts->layout <= 4) {
     layout = (int)opts->layout - 1;
     if (!tree.valid[layout])
       REFUSE("layout %s is not valid here: %s", layout_names[opts->layout], tree.why[layout]);
@@ -391,6 +477,9 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     REFUSE("needs %" PRIu64 " bytes of shared memory (%" PRIu64 " slots of %u bytes x %" PRId64
            " threads + %u), above the 48 KB static limit",
            region + bytes, chunks, gran, thr, region);
+
+  size_t site_insns = layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&tree) : 0;
+  stub_insns += site_insns;
 
   /* ---- 3. new code ---- */
   uint64_t align = ts.addralign > 16 ? ts.addralign : 16;
@@ -422,6 +511,16 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     }
     moved += (size_t)m;
   }
+  for (size_t j = 0; site_insns && j < tree.nsites; j++) {
+    orion_cubin_func g;
+    orion_cubin_get_func(c, tree.funcs[tree.sites[j].fi], &g);
+    uint64_t call = g.value + 16 * tree.sites[j].call;
+    if ((st = emit_site(&tree.sites[j], call, region, (uint64_t)thr, gran, &stub, code)) != ORION_OK) {
+      orion_status e = st;
+      st = ORION_OK;
+      REFUSE("the moves at the call at +0x%" PRIx64 " do not encode: %s", call, orion_strerror(e));
+    }
+  }
   if (stub != P0 + (PROLOGUE + stub_insns) * 16) {
     st = ORION_OK;
     REFUSE("the stubs took %" PRIu64 " instructions, %zu expected", (stub - P0) / 16 - PROLOGUE, stub_insns);
@@ -436,6 +535,11 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   res->moved_accesses = moved;
   res->split_accesses = nwide;
   res->stub_insns = stub_insns;
+  if (site_insns) {
+    res->call_sites = tree.nsites;
+    res->call_moves = tree.nmoves;
+    res->site_insns = site_insns;
+  }
   res->layout = (orion_sassrw_layout)(layout + 1);
   orion_cubin_func lf;
   orion_cubin_get_func(c, last, &lf);
@@ -502,9 +606,13 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
       }
   }
   res->rewritten = 1;
-  char tail[96] = "";
+  char tail[192] = "";
   if (nwide)
-    snprintf(tail, sizeof tail, ", %zu wide accesses split (%zu-instruction stubs)", nwide, stub_insns);
+    snprintf(tail, sizeof tail, ", %zu wide accesses split (%zu-instruction stubs)", nwide,
+             stub_insns - site_insns);
+  if (site_insns)
+    snprintf(tail + strlen(tail), sizeof tail - strlen(tail),
+             ", %zu slot moves at %zu calls (%zu-instruction stubs)", tree.nmoves, tree.nsites, site_insns);
   snprintf(res->msg, sizeof res->msg,
            "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
            " %u-byte slots x %u threads), %d-instruction prologue%s",

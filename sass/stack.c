@@ -12,32 +12,49 @@
  * inside one granule or, when wider than G, covers whole ones (accesses
  * are naturally aligned, G is a power of two).
  *
- * Three layouts map (function, old granule) -> new granule:
+ * Granules through which a value crosses a call are shared: one a callee
+ * may read before writing it (a stack argument: ptxas spills a callee's
+ * return address in the caller's frame), or one a callee (or its callees)
+ * may write while it is live after the call in the caller (a result).
+ * SUM, CSTACK and MOVES keep each of them at one position for the whole
+ * tree, as ptxas's frame does, at the bottom of the region (0 ..
+ * shared - 1), and give every function a private frame of the others (its
+ * slot sets) above them; that is exact because no other value flows
+ * between functions through the frame.
+ *
+ * Four layouts map (function, old granule) -> new granule:
  *   PTXAS   the identity; F / G granules.  Always valid.
- *   SUM     every function gets its granules to itself, one after the
- *           other: the sum of the frames (no reuse across calls).
- *   CSTACK  the compressible stack.  Per function f, its granules are slot
- *           sets and its call sites the calls k; live(i,k) says granule i
- *           is live after call k (backward liveness over f's instructions:
- *           LDL reads its granule, an unguarded STL covering a whole
- *           granule kills it).  The rewrite inserts no moves, so a layout
- *           must cost 0 moves: call k compresses f's frame to B_k and the
- *           callee's frame starts there.  Bottom-up over the call graph,
- *           each function gets the smallest region R (itself plus what its
- *           callees need) for which the heights B_k = min(M, R - sub(callee))
- *           admit a 0-move layout; orion_cstack_solve (orion-ra, Theorem
- *           1's matching) decides that and gives the layout, and R is found
- *           by binary search (a larger R only raises heights).  Top-down, a
- *           callee's base is the largest (caller base + B_k) over its call
- *           sites.  The kernel's R is the region.
- * SUM and CSTACK give every function a private frame, which is exact only
- * when no value crosses a call through the frame: a callee must read no
- * granule before writing it (stack arguments), and a caller must not read
- * after a call a granule the callee (or one of its callees) may write
- * (values returned through the frame).  Both are checked; a violation
- * makes those two layouts invalid (PTXAS stays valid).  A tree with a
- * function of more than 512 granules gets no CSTACK (the matching is
- * O(M^3)).
+ *   SUM     every function gets its private granules to itself, one after
+ *           the other: the sum of the frames (no reuse across calls).
+ *   CSTACK  the compressible stack with no moves.  Per function f, its
+ *           private granules are slot sets and its call sites the calls
+ *           k; live(i,k) says granule i is live after call k (backward
+ *           liveness over f's instructions: LDL reads its granule, an
+ *           unguarded STL covering a whole granule kills it).  Call k
+ *           compresses f's frame to height B_k and the callee's frame
+ *           starts there; with no moves every set must already sit below
+ *           the height of each call it is live across.  Bottom-up over the
+ *           call graph, each function gets the smallest region R (itself
+ *           plus what its callees need) for which the heights B_k =
+ *           min(M, R - sub(callee)) admit a 0-move layout;
+ *           orion_cstack_solve (orion-ra, Theorem 1's matching) decides
+ *           that and gives the layout, and R is found by binary search (a
+ *           larger R only raises heights).
+ *   MOVES   the compressible stack with moves (Table 1): R is the smallest
+ *           any heights allow, max(M, max_k(live_k + sub(callee_k))), and
+ *           B_k = min(M, R - sub(callee_k)), as high as R allows (the
+ *           fewest moves), or, with min_heights, B_k = live_k (the paper's
+ *           rule: every call compressed to its live sets); Theorem 1's
+ *           matching gives the layout with the fewest moves for those
+ *           heights, and each call with moves becomes a site
+ *           (sassrw_site: live sets above B_k go to dead slots below it
+ *           before the call and come back after it; sass/callsite.c places
+ *           them).
+ * For CSTACK and MOVES, top-down, a callee's base is the largest (caller
+ * base + B_k) over its call sites: a static base gives the same region as
+ * lowering R1 at each call would (the maximum over call paths), and the
+ * callee's accesses keep constant offsets.  A tree with a function of more
+ * than 512 private granules gets neither (the matching is O(M^3)).
  *
  * Contract: requires orion_sassrw_analyze's record of the same, unedited
  * cubin; reads the cubin, changes nothing.  Control flow for liveness:
@@ -65,6 +82,7 @@ typedef struct fn_live {
   uint64_t *use, *def;
   uint64_t *mdef;     /* W: granules f or its callees may write */
   uint64_t *touched;  /* W: granules f accesses */
+  uint64_t *priv;     /* W: those not shared across calls (the slot sets) */
   size_t ncalls;
   size_t *call_at;    /* instruction index of each call */
   size_t *call_to;    /* tree index of the callee */
@@ -111,10 +129,11 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
   L->def = calloc(n * W, 8);
   L->mdef = calloc(W, 8);
   L->touched = calloc(W, 8);
+  L->priv = calloc(W, 8);
   L->succ = malloc(n * 2 * sizeof *L->succ);
   L->call_at = malloc(n * sizeof *L->call_at);
   L->call_to = malloc(n * sizeof *L->call_to);
-  if (!L->in || !L->use || !L->def || !L->mdef || !L->touched || !L->succ || !L->call_at || !L->call_to)
+  if (!L->in || !L->use || !L->def || !L->mdef || !L->touched || !L->priv || !L->succ || !L->call_at || !L->call_to)
     return -1;
   for (size_t i = 0; i < L->n; i++) {
     orion_sass_insn x;
@@ -206,6 +225,11 @@ void sassrw_tree_free(sassrw_tree *t) {
   free(t->funcs);
   for (int l = 0; l < SASSRW_NLAYOUTS; l++)
     free(t->newpos[l]);
+  for (size_t j = 0; j < t->nsites; j++) {
+    free(t->sites[j].from);
+    free(t->sites[j].to);
+  }
+  free(t->sites);
   memset(t, 0, sizeof *t);
 }
 
@@ -216,47 +240,85 @@ static void invalid(sassrw_tree *t, int l, const char *why) {
   snprintf(t->why[l], sizeof t->why[l], "%s", why);
 }
 
-/* Zero-move layout of f's M slot sets for region R (relative to f's base):
- * call k gets B_k = min(M, R - sub(callee)), and the layout is Theorem 1's
- * matching, which costs 0 moves exactly when every set fits below the
- * height of every call it is live across.  Returns 1 feasible (slot[] and
- * B[] filled), 0 not, -1 on error. */
-static int try_region(uint32_t M, size_t N, const unsigned char *live, const uint32_t *sub_k, uint32_t R,
-                      int *slot, uint32_t *B) {
+/* Layout of f's M slot sets for region R (relative to f's base): call k
+ * gets B_k = min(M, R - sub(callee)) and the layout is Theorem 1's
+ * matching (the fewest moves for those heights; 0 exactly when every set
+ * fits below the height of every call it is live across).  Returns the
+ * moves (slot[] and B[] filled; with keep, *keep is the solved cstack, the
+ * caller's to destroy), -2 when R is too small, -1 on error. */
+static long long solve_region(uint32_t M, size_t N, const unsigned char *live, const uint32_t *sub_k,
+                              uint32_t R, int minh, int *slot, uint32_t *B, orion_cstack **keep) {
   for (size_t k = 0; k < N; k++) {
     if (R < sub_k[k])
-      return 0;
+      return -2;
     uint32_t h = R - sub_k[k] < M ? R - sub_k[k] : M, nl = 0;
     for (uint32_t s = 0; s < M; s++)
       nl += live[(size_t)s * N + k];
     if (h < nl)
-      return 0;
-    B[k] = h;
+      return -2;
+    B[k] = minh ? nl : h;
   }
   orion_cstack *cs = NULL;
   long long mv = -1;
-  int rc = -1;
   if (orion_cstack_create((int)M, (int)N, &cs) == ORION_OK && orion_cstack_set_liveness(cs, live) == ORION_OK) {
-    rc = 0;
-    for (size_t k = 0; k < N && rc == 0; k++)
-      if (orion_cstack_set_height(cs, (int)k, (int)B[k]) != ORION_OK)
-        rc = -1;
-    if (rc == 0 && (orion_cstack_solve(cs) != ORION_OK || orion_cstack_total_moves(cs, &mv) != ORION_OK ||
-                    orion_cstack_layout(cs, slot) != ORION_OK))
-      rc = -1;
-    if (rc == 0)
-      rc = mv == 0;
+    int ok = 1;
+    for (size_t k = 0; k < N && ok; k++)
+      ok = orion_cstack_set_height(cs, (int)k, (int)B[k]) == ORION_OK;
+    if (!ok || orion_cstack_solve(cs) != ORION_OK || orion_cstack_total_moves(cs, &mv) != ORION_OK ||
+        orion_cstack_layout(cs, slot) != ORION_OK)
+      mv = -1;
   }
-  orion_cstack_destroy(cs);
-  return rc;
+  if (keep && mv >= 0)
+    *keep = cs;
+  else
+    orion_cstack_destroy(cs);
+  return mv;
 }
 
-/* CSTACK for tree function i, callees already done (sub[] of theirs
- * final): the smallest region R (binary search: feasibility grows with R)
- * whose zero-move layout exists.  Sets sub[i] = R, newpos relative to
- * f's base (fixed up by the caller), and h[] per call (the height the
- * callee starts at, relative to f's base). */
-static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, uint32_t *sub, uint32_t **h, size_t W,
+/* Record call k of tree function i (solved cstack cs, f's granules setg)
+ * as a MOVES site when it has moves; slots relative to f's base. */
+static int add_site(sassrw_tree *t, const fn_live *L, size_t i, size_t k, uint32_t B,
+                    const orion_cstack *cs) {
+  const orion_cstack_move *mv;
+  int n;
+  if (orion_cstack_moves(cs, (int)k, &mv, &n) != ORION_OK)
+    return -1;
+  if (!n)
+    return 0;
+  sassrw_site *ns = realloc(t->sites, (t->nsites + 1) * sizeof *ns);
+  if (!ns)
+    return -1;
+  t->sites = ns;
+  sassrw_site *s = &t->sites[t->nsites];
+  memset(s, 0, sizeof *s);
+  s->from = malloc((size_t)n * sizeof *s->from);
+  s->to = malloc((size_t)n * sizeof *s->to);
+  if (!s->from || !s->to) {
+    free(s->from);
+    free(s->to);
+    return -1;
+  }
+  t->nsites++;
+  s->fi = i;
+  s->call = L[i].call_at[k];
+  s->height = B;
+  s->nmoves = (size_t)n;
+  for (int j = 0; j < n; j++) {
+    s->from[j] = (uint32_t)mv[j].from;
+    s->to[j] = (uint32_t)mv[j].to;
+  }
+  t->nmoves += (size_t)n;
+  return 0;
+}
+
+/* CSTACK or MOVES (layout) for tree function i, callees already done
+ * (their sub[] final).  CSTACK: the smallest region R whose zero-move
+ * layout exists (binary search: feasibility grows with R).  MOVES: the
+ * smallest region at all, R = max(M, max_k(live_k + sub(callee_k))), with
+ * the fewest moves for it (its sites are recorded).  Sets sub[i] = R,
+ * newpos relative to f's base (fixed up by the caller), and h[i][k] per
+ * call (the height the callee starts at, relative to f's base). */
+static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t *sub, uint32_t **h, size_t W,
                      uint64_t *tmp) {
   uint32_t nb = t->nb, M = 0;
   size_t N = L[i].ncalls;
@@ -264,11 +326,12 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, uint32_t *sub, uint32
   int *slot = malloc((nb ? nb : 1) * sizeof *slot);
   uint32_t *B = malloc((N ? N : 1) * sizeof *B), *subk = malloc((N ? N : 1) * sizeof *subk);
   unsigned char *live = NULL;
+  orion_cstack *cs = NULL;
   int rc = -1;
   if (!setg || !slot || !B || !subk)
     goto out;
   for (uint32_t g = 0; g < nb; g++)
-    if (bit(L[i].touched, g))
+    if (bit(L[i].priv, g))
       setg[M++] = g;
   if (!(live = calloc((size_t)(M ? M : 1) * (N ? N : 1), 1)))
     goto out;
@@ -284,20 +347,29 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, uint32_t *sub, uint32
     if (M + subk[k] > hi)
       hi = M + subk[k];
   }
-  /* hi is always feasible (every B_k = M: nothing to move) */
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    int ok = M && N ? try_region(M, N, live, subk, mid, slot, B) : 1;
-    if (ok < 0)
-      goto out;
-    if (ok)
-      hi = mid;
-    else
-      lo = mid + 1;
+  if (layout == SASSRW_LAYOUT_MOVES) {
+    hi = lo; /* always feasible with moves */
+  } else {
+    /* hi is always feasible (every B_k = M: nothing to move) */
+    while (lo < hi) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      long long mv = M && N ? solve_region(M, N, live, subk, mid, 0, slot, B, NULL) : 0;
+      if (mv == -1)
+        goto out;
+      if (mv == 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
   }
   if (M && N) {
-    if (try_region(M, N, live, subk, hi, slot, B) != 1)
+    int mvs = layout == SASSRW_LAYOUT_MOVES;
+    long long mv = solve_region(M, N, live, subk, hi, mvs && t->min_heights, slot, B, mvs ? &cs : NULL);
+    if (mv < 0 || (layout != SASSRW_LAYOUT_MOVES && mv != 0))
       goto out;
+    for (size_t k = 0; cs && k < N; k++)
+      if (add_site(t, L, i, k, B[k], cs))
+        goto out;
   } else {
     for (uint32_t s = 0; s < M; s++)
       slot[s] = (int)s;
@@ -306,13 +378,14 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, uint32_t *sub, uint32
   }
   sub[i] = hi;
   for (uint32_t s = 0; s < M; s++)
-    t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + setg[s]] = (uint32_t)slot[s];
+    t->newpos[layout][i * nb + setg[s]] = (uint32_t)slot[s];
   if (!(h[i] = malloc((N ? N : 1) * sizeof **h)))
     goto out;
   for (size_t k = 0; k < N; k++)
     h[i][k] = B[k];
   rc = 0;
 out:
+  orion_cstack_destroy(cs);
   free(setg);
   free(slot);
   free(B);
@@ -322,8 +395,9 @@ out:
 }
 
 orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
-                               uint32_t frame_bytes, sassrw_tree *t) {
+                               uint32_t frame_bytes, int min_heights, sassrw_tree *t) {
   memset(t, 0, sizeof *t);
+  t->min_heights = min_heights;
   size_t nf = orion_sassrw_count(a);
   unsigned char *seen = calloc(nf ? nf : 1, 1);
   t->funcs = malloc((nf ? nf : 1) * sizeof *t->funcs);
@@ -372,74 +446,94 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
       for (size_t k = 0; k < L[i].ncalls; k++)
         for (size_t w = 0; w < W; w++)
           L[i].mdef[w] |= L[L[i].call_to[k]].mdef[w];
-    /* privacy of frames */
-    char why[160];
-    for (size_t i = 0; i < t->n; i++) {
+    /* granules through which a value crosses a call: read by a callee
+     * before it writes them (stack arguments: the return address a caller
+     * spilled), or written by a callee (or its callees) while live after
+     * the call in the caller (results).  They stay shared, as in ptxas's
+     * frame: each at one position below every private frame. */
+    uint64_t *pin = calloc(W, 8);
+    uint32_t *pinpos = calloc(nb ? nb : 1, sizeof *pinpos), npin = 0;
+    if (!pin || !pinpos)
+      st = ORION_ERR_NOMEM;
+    for (size_t i = 0; st == ORION_OK && i < t->n; i++) {
       if (i > 0)
         for (size_t w = 0; w < W; w++)
-          if (L[i].in[w]) {
-            snprintf(why, sizeof why, "%s reads a frame slot its caller wrote (stack arguments)",
-                     L[i].fr->name);
-            invalid(t, SASSRW_LAYOUT_SUM, why);
-            invalid(t, SASSRW_LAYOUT_CSTACK, why);
-          }
+          pin[w] |= L[i].in[w];
       for (size_t k = 0; k < L[i].ncalls; k++) {
         live_after(&L[i], k, W, tmp);
         for (size_t w = 0; w < W; w++)
-          if (tmp[w] & L[L[i].call_to[k]].mdef[w]) {
-            snprintf(why, sizeof why, "a frame value crosses the call from %s to %s", L[i].fr->name,
-                     L[L[i].call_to[k]].fr->name);
-            invalid(t, SASSRW_LAYOUT_SUM, why);
-            invalid(t, SASSRW_LAYOUT_CSTACK, why);
-          }
+          pin[w] |= tmp[w] & L[L[i].call_to[k]].mdef[w];
       }
     }
+    for (uint32_t g = 0; st == ORION_OK && g < nb; g++)
+      if (bit(pin, g))
+        pinpos[g] = npin++;
+    t->shared = npin;
     /* PTXAS: identity */
     t->region[SASSRW_LAYOUT_PTXAS] = nb;
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
       for (uint32_t g = 0; g < nb; g++)
         if (bit(L[i].touched, g))
           t->newpos[SASSRW_LAYOUT_PTXAS][i * nb + g] = g;
-    /* SUM: private frames one after the other */
-    uint32_t next = 0;
-    for (size_t i = 0; i < t->n; i++)
+    /* SUM: the shared granules, then private frames one after the other */
+    uint32_t next = npin;
+    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
       for (uint32_t g = 0; g < nb; g++)
         if (bit(L[i].touched, g))
-          t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = next++;
+          t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = bit(pin, g) ? pinpos[g] : next++;
     t->region[SASSRW_LAYOUT_SUM] = next;
-    /* CSTACK: regions bottom-up (callees first), then bases top-down */
-    uint32_t *sub = calloc(t->n, sizeof *sub), **h = calloc(t->n, sizeof *h);
-    if (!sub || !h)
-      st = ORION_ERR_NOMEM;
-    for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[SASSRW_LAYOUT_CSTACK];) {
-      uint32_t M = 0;
-      for (uint32_t g = 0; g < nb; g++)
-        M += (uint32_t)bit(L[i].touched, g);
-      if (M > MAX_CSTACK_SETS) {
-        snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
-                 MAX_CSTACK_SETS);
-        invalid(t, SASSRW_LAYOUT_CSTACK, why);
-      } else if (cstack_fn(t, L, i, sub, h, W, tmp)) {
+    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
+      for (size_t w = 0; w < W; w++) /* the private granules from here on */
+        L[i].priv[w] = L[i].touched[w] & ~pin[w];
+    /* CSTACK and MOVES: regions bottom-up (callees first), then bases
+     * top-down (a callee's base is the highest its call sites give) */
+    for (int l = SASSRW_LAYOUT_CSTACK; st == ORION_OK && l <= SASSRW_LAYOUT_MOVES; l++) {
+      uint32_t *sub = calloc(t->n, sizeof *sub), **h = calloc(t->n, sizeof *h);
+      if (!sub || !h)
         st = ORION_ERR_NOMEM;
-      }
-    }
-    if (st == ORION_OK && t->valid[SASSRW_LAYOUT_CSTACK]) {
-      for (size_t i = 0; i < t->n; i++) {
+      memset(base, 0, t->n * sizeof *base);
+      for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[l];) {
+        uint32_t M = 0;
         for (uint32_t g = 0; g < nb; g++)
-          if (t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + g] != UINT32_MAX)
-            t->newpos[SASSRW_LAYOUT_CSTACK][i * nb + g] += base[i];
-        for (size_t k = 0; k < L[i].ncalls; k++) {
-          size_t to = L[i].call_to[k];
-          if (base[i] + h[i][k] > base[to])
-            base[to] = base[i] + h[i][k];
+          M += (uint32_t)bit(L[i].priv, g);
+        if (M > MAX_CSTACK_SETS) {
+          char why[160];
+          snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
+                   MAX_CSTACK_SETS);
+          invalid(t, l, why);
+        } else if (cstack_fn(t, L, i, l, sub, h, W, tmp)) {
+          st = ORION_ERR_NOMEM;
         }
       }
-      t->region[SASSRW_LAYOUT_CSTACK] = sub[0];
+      if (st == ORION_OK && t->valid[l]) {
+        base[0] = npin;
+        for (size_t i = 0; i < t->n; i++) {
+          for (uint32_t g = 0; g < nb; g++)
+            if (t->newpos[l][i * nb + g] != UINT32_MAX)
+              t->newpos[l][i * nb + g] += base[i];
+            else if (bit(pin, g) && bit(L[i].touched, g))
+              t->newpos[l][i * nb + g] = pinpos[g];
+          for (size_t k = 0; k < L[i].ncalls; k++) {
+            size_t to = L[i].call_to[k];
+            if (base[i] + h[i][k] > base[to])
+              base[to] = base[i] + h[i][k];
+          }
+        }
+        t->region[l] = npin + sub[0];
+        if (l == SASSRW_LAYOUT_MOVES)
+          for (size_t j = 0; j < t->nsites; j++)
+            for (size_t m = 0; m < t->sites[j].nmoves; m++) {
+              t->sites[j].from[m] += base[t->sites[j].fi];
+              t->sites[j].to[m] += base[t->sites[j].fi];
+            }
+      }
+      for (size_t i = 0; h && i < t->n; i++)
+        free(h[i]);
+      free(h);
+      free(sub);
     }
-    for (size_t i = 0; h && i < t->n; i++)
-      free(h[i]);
-    free(h);
-    free(sub);
+    free(pin);
+    free(pinpos);
   }
   for (size_t i = 0; L && i < t->n; i++) {
     free(L[i].in);
@@ -447,6 +541,7 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
     free(L[i].def);
     free(L[i].mdef);
     free(L[i].touched);
+    free(L[i].priv);
     free(L[i].succ);
     free(L[i].call_at);
     free(L[i].call_to);

@@ -5,8 +5,8 @@
 # its best), and through Orion's SASS rewrite (orion-sass rewrite: the
 # compressible-stack layout, and the sum of frames; with 4-byte accesses
 # dominating, wide ones split into 4-byte stubs by default, and also not
-# split (rw-wide); and the pragma build's residual frame rewritten,
-# pragma-rw); plus the kernel
+# split (rw-wide); the compressible stack with moves at calls, rw-moves;
+# and the pragma build's residual frame rewritten, pragma-rw); plus the kernel
 # without a register cap (no spills, fewer blocks per SM) for reference.
 #
 #   run.sh build <orion build dir> <out>   here: cubins and the bench host
@@ -41,6 +41,13 @@ build)
       grep -q "^$k: rewritten:" "$b.rw-$l.txt" || { echo "FAIL: $set: $k not rewritten ($l)"; exit 1; }
       line="$line rw-$l:$set.rw-$l.cubin:$k"
     done
+    # the compressible stack with moves at calls (--min-heights: every call
+    # compressed to the slots live across it, the paper's rule): the cost of
+    # the moves and restores against the same region without them
+    if "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem --layout moves --min-heights \
+        "$b.local.cubin" -o "$b.rw-moves.cubin" | tee "$b.rw-moves.txt" | grep -q "^$k: .* slot moves at"; then
+      line="$line rw-moves:$set.rw-moves.cubin:$k"
+    fi
     # the pragma build's residual local frame rewritten too (the composition
     # orion-ptxas --orion-spill=auto uses when both paths apply)
     "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem "$b.pragma.cubin" \

@@ -46,15 +46,29 @@
  * instruction; the BRA carries the old wait mask, every piece the old
  * read/write scoreboard, so consumers wait for all of them).  AUTO takes
  * SPLIT when the tree has more 4-byte accesses than wider ones.  pos() is
- * one of three layouts (sass/stack.c has the algorithms):
+ * one of four layouts (sass/stack.c has the algorithms):
  *   PTXAS   identity: ptxas's own frame, F / G granules;
  *   SUM     every function a private frame, one after the other;
  *   CSTACK  the compressible stack of orion-ra (Theorem 1): private
- *           frames, a callee's starting at its caller's live height at the
- *           call (no moves are inserted: the height is raised instead);
+ *           frames, a callee's starting at its caller's height at the
+ *           call, raised until no slot has to move;
+ *   MOVES   the compressible stack with moves: the smallest region the
+ *           slots live across each call allow; before a call the live
+ *           slots above its height move below it, after it they come
+ *           back (opts.min_heights: every call compressed to its live
+ *           slots, the paper's rule, rather than as little as that region
+ *           needs).  The moves are 4-byte LDS/STS pairs through a
+ *           register dead at the call (interprocedural liveness) in two
+ *           stubs: the instruction before the CALL branches to one that
+ *           runs it and the moves and branches back to the CALL, the
+ *           instruction the call returns to branches to one that runs the
+ *           restores and it (sass/callsite.c; sites it cannot place, e.g.
+ *           a call that is a branch target, make MOVES invalid);
  * AUTO (the default) takes the smallest valid one (ties: CSTACK, PTXAS,
- * SUM).  SUM and CSTACK are invalid when a value crosses a call through
- * the frame (stack arguments or results).
+ * SUM; MOVES, which adds code, only when strictly smaller).  Frame slots
+ * through which a value crosses a call (stack arguments such as a spilled
+ * return address, results) stay shared by the whole tree in SUM, CSTACK
+ * and MOVES, at the bottom of the region.
  * R1 itself holds t * G | rank << 24 (nothing else reads it once the frame
  * is gone; shared-window addresses carry the CTA's rank in the cluster in
  * bits 24-31, as ptxas forms them).  No code moves: the kernel's first
@@ -148,9 +162,10 @@ typedef enum orion_sassrw_layout {
   ORION_SASSRW_LAYOUT_AUTO,
   ORION_SASSRW_LAYOUT_PTXAS,
   ORION_SASSRW_LAYOUT_SUM,
-  ORION_SASSRW_LAYOUT_CSTACK
+  ORION_SASSRW_LAYOUT_CSTACK,
+  ORION_SASSRW_LAYOUT_MOVES
 } orion_sassrw_layout;
-/* "auto", "ptxas", "sum", "cstack"; NULL out of range. */
+/* "auto", "ptxas", "sum", "cstack", "moves"; NULL out of range. */
 const char *orion_sassrw_layout_name(orion_sassrw_layout l);
 
 /* The region's granule (see above). */
@@ -166,6 +181,10 @@ typedef struct orion_sassrw_opts {
   orion_sassrw_layout layout; /* AUTO: the smallest valid region */
   orion_sassrw_granule granule; /* AUTO: SPLIT when 4-byte accesses dominate */
   int no_dynamic_smem; /* the caller knows no kernel uses dynamic shared memory */
+  /* MOVES: compress the frame at every call to the slots live across it
+   * (the paper's B_k, more moves) instead of as little as the smallest
+   * region allows (the fewest moves). */
+  int min_heights;
   /* Threads per block to size the region for when the kernel has neither
    * EIATTR_MAX_THREADS nor REQNTID (0: refuse such kernels); the rewrite
    * then adds EIATTR_MAX_THREADS {block, 1, 1}, so the driver refuses
@@ -176,19 +195,20 @@ typedef struct orion_sassrw_opts {
 /* Per-kernel outcome of the rewrite. */
 typedef struct orion_sassrw_result {
   int rewritten;       /* 1 done, 0 left unchanged (see msg) */
-  char msg[256];       /* what was done, or why not */
+  char msg[320];       /* what was done, or why not */
   uint32_t region_off; /* rewritten: region start in shared memory */
   uint32_t region_bytes, granule, threads;
   size_t prologue_insns, moved_accesses;
-  size_t split_accesses, stub_insns; /* SPLIT: the wide accesses, their stubs' size */
+  size_t split_accesses, stub_insns; /* SPLIT: the wide accesses; all stubs' size */
+  size_t call_sites, call_moves, site_insns; /* MOVES: sites with moves, granules moved, their stubs */
   size_t functions;    /* the kernel and its callees */
   orion_sassrw_layout layout; /* the one used */
-  /* Once the layouts were computed (layouts_known), for PTXAS, SUM and
-   * CSTACK (index layout - 1): the region in bytes, 0 when invalid, and
-   * why it is invalid. */
+  /* Once the layouts were computed (layouts_known), for PTXAS, SUM,
+   * CSTACK and MOVES (index layout - 1): the region in bytes, 0 when
+   * invalid, and why it is invalid. */
   int layouts_known;
-  uint32_t layout_bytes[3];
-  char layout_why[3][160];
+  uint32_t layout_bytes[4];
+  char layout_why[4][160];
 } orion_sassrw_result;
 
 /* Rewrite kernel func of c (analysis a of the same, unedited cubin).

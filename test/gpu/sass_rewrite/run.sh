@@ -6,7 +6,8 @@
 #        both spill) and calls.cu (a kernel and two __noinline__ callees
 #        sharing the frame; -DNO_SMEM: no .nv.shared, the rewrite adds it),
 #        orion-sass rewrite --smem-frame --no-dynamic-smem each (calls.cu
-#        with every --layout, minb12 also with --layout ptxas; minb16's
+#        with every --layout, and moves with --min-heights so slots move at
+#        the calls; minb12 also with --layout ptxas; minb16's
 #        spill4 mixes 4- and 8-byte slots, so by default its 8-byte
 #        accesses are split into stubs: also with --granule wide; and
 #        minb16 built by orion-ptxas --orion-spill=pragma), check the
@@ -56,6 +57,13 @@ build)
     rw calls-$l "$out/calls.cubin" 1 --layout $l
   done
   rw calls-nosmem "$out/calls-nosmem.cubin" 1
+  # the compressible stack with moves before and restores after the calls
+  # (--min-heights: every call compressed to its live slots)
+  for c in calls calls-nosmem; do
+    rw $c-moves "$out/$c.cubin" 1 --layout moves --min-heights
+    grep -q '^calls: .* slot moves at [1-9][0-9]* calls' "$out/$c-moves.rewrite.txt" ||
+      { echo "FAIL: $c-moves: no slots moved at calls"; exit 1; }
+  done
   grep -q 'added\|0x400,' "$out/calls-nosmem.rewrite.txt" ||
     { echo "FAIL: calls-nosmem: the region should start a new section at 0x400"; exit 1; }
   cc -O2 -std=c11 -Wall -Wextra -Werror -I"$cuda/include" "$here/host.c" -L"$cuda/lib64/stubs" -lcuda \

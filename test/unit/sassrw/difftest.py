@@ -33,6 +33,18 @@ of the `nvdisasm -c` listing:
     no inserted instruction has stall 0 or reuse flags;
   - the rewrite is run a third time with --granule wide, and the rules
     hold for that output too (no split: G the widest access);
+  - and a fourth time with --layout moves --min-heights (the compressible
+    stack compressing every call to its live slots): where the report
+    says slots moved at calls, the instruction before such a CALL -> BRA
+    to a stub holding that instruction (an LDL/STL rewritten by the rules
+    above), then pairs LDS Rt, [R1+a] ; STS [R1+b], Rt of 4-byte pieces of
+    slots (one Rt per site, a != b, both region + p * N * G + 4j), then a
+    BRA to the CALL; the instruction after the CALL -> BRA to a stub with
+    the same pairs reversed (LDS Rt, [R1+b] ; STS [R1+a], Rt, last first),
+    that instruction, and a BRA to the one after it; the stubs take the
+    instructions the report says; the first LDS of each stub waits on every
+    scoreboard, the displaced instructions keep their scoreboards and wait
+    at least on what they waited on, nothing inserted has stall 0 or reuse;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
   - `orion-sass info` reports frame 0 and the grown shared size;
@@ -40,8 +52,9 @@ of the `nvdisasm -c` listing:
     flags WAI, sh_info its text section), with a section symbol, inside the
     writable LOAD segment (readelf -l), and max-threads 32 in `info` when it
     had no launch bounds.
-At least one kernel must have been rewritten, one with an added section and
-one with calls over all cubins (the test cannot pass vacuously); exit 1 on
+At least one kernel must have been rewritten, one with an added section,
+one with calls and one with moves at calls over all cubins (the test cannot
+pass vacuously); exit 1 on
 the first mismatch, with the lines.
 """
 import os
@@ -124,10 +137,24 @@ def controls(nvdisasm, cubin):
     return out
 
 
-def check_controls(names, old_ctl, new_ctl, split_sites, stub_of):
-    """Control bits of the split accesses' BRAs and stubs (see the doc)."""
+def check_controls(names, old_ctl, new_ctl, split_sites, stub_of, site_of):
+    """Control bits of the split accesses' and call sites' BRAs and stubs
+    (see the doc)."""
     o = {a: c for f in names for a, c in old_ctl.get(f, {}).items()}
     w = {a: c for f in names for a, c in new_ctl.get(f, {}).items()}
+    for c, (pre, ret) in site_of.items():
+        for lines, disp, old_at in ((pre, pre[0], c - 16), (ret, ret[-1], c + 16)):
+            ins = [a for a in lines if a != disp] + [max(lines) + 16, old_at]
+            for a in ins:
+                k = w.get(a)
+                if not k or not k[0] or k[5]:
+                    return "call at 0x%x: inserted line 0x%x has control %s" % (c, a, k)
+            first = min(a for a in lines if a != disp)
+            if w[first][4] != 63:
+                return "call at 0x%x: the first piece at 0x%x waits on %s, not every scoreboard" % (c, first, w[first][4])
+            k, was = w.get(disp), o[old_at]
+            if not k or k[5] or not k[0] or k[2:4] != was[2:4] or (k[4] & was[4]) != was[4]:
+                return "call at 0x%x: displaced line 0x%x has control %s, it had %s" % (c, disp, k, was)
     for a in split_sites:
         orig, site = o[a], w.get(a)
         if not site or site[4] != orig[4] or site[5] or not site[0]:
@@ -165,10 +192,11 @@ def flat(funcs, names):
     return out
 
 
-def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
+def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_of):
     """The rewritten section of kernel (functions names) in listing new;
     adds the addresses of split accesses to split_sites and their stub
-    lines to stub_of[address]."""
+    lines to stub_of[address], and per call with moves site_of[call] = (pre
+    stub lines, return stub lines), the final BRAs not included."""
     g, n, region, slots = rep["gran"], rep["threads"], rep["region"], rep["slots"]
     o, w = flat(old, names), flat(new, names)
     end = max(o) + 16
@@ -201,11 +229,125 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
         if pos.setdefault(key, p) != p:
             return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
         return None
+    def access(a, ot, nt):
+        """None when nt is old access ot at a moved to its shared slot."""
+        m = LOCAL.match(ot)
+        mo = MEMOP.search(m.group(5))
+        if not mo:
+            return "local access at 0x%x not [R1+imm]: '%s'" % (a, ot)
+        off = int(mo.group(1) or "0", 16)
+        mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
+        mm = MEMOP.search(mn.group(4)) if mn else None
+        if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
+                "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
+                MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
+            return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
+        return slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
+
+    def piece(a, st, rt, load):
+        """(temp register, offset) of an LDS Rt, [R1+x] / STS [R1+x], Rt
+        move piece, or a string saying why st is not one."""
+        pat = r"LDS (R\d+), \[R1\+0x([0-9a-f]+)\]" if load else r"STS \[R1\+0x([0-9a-f]+)\], (R\d+)"
+        mp = re.fullmatch(pat, st)
+        if not mp:
+            return "site stub of 0x%x: '%s' is no %s piece" % (a, st, "LDS" if load else "STS")
+        r, x = (mp.group(1), int(mp.group(2), 16)) if load else (mp.group(2), int(mp.group(1), 16))
+        x -= region
+        if rt and r != rt or r == "R1":
+            return "site stub of 0x%x: '%s' moves through %s, not %s" % (a, st, r, rt)
+        if x < 0 or x % 4 or (x - x % g) % (n * g) or (x - x % g) // (n * g) >= slots:
+            return "site stub of 0x%x: offset 0x%x is not a slot's word" % (a, x + region)
+        return (r, x)
+
+    def site_stub(a, s0, pairs, after, back):
+        """Check the stub at s0: with pairs None the pre-call shape (the
+        displaced line first, pieces, BRA back), else the return shape (the
+        pieces of pairs reversed, the displaced line, BRA back); returns
+        (pairs, lines) or a string."""
+        lines, rt, k = [], None, s0
+        def take():
+            nonlocal k
+            if k < end + 16 * (len(PROLOGUE) + 1) or k in stubs or k in sites:
+                return None
+            lines.append(k)
+            k += 16
+            return w.get(k - 16, ("<none>",))[0]
+        ot = o[a][0]
+        def displaced():
+            st = take()
+            if st is None:
+                return "site stub of 0x%x overlaps the prologue or another stub" % a
+            if LOCAL.match(ot):
+                return access(a, ot, st)
+            return None if st == ot else "site stub of 0x%x: '%s', expected '%s'" % (a, st, ot)
+        got = []
+        if pairs is None:
+            err = displaced()
+            if err:
+                return err
+        want = list(reversed(pairs)) if pairs is not None else None
+        while True:
+            st = take()
+            if st is None:
+                return "site stub of 0x%x overlaps the prologue or another stub" % a
+            if st.startswith("BRA") or (want is not None and len(got) == len(want)):
+                k -= 16
+                lines.pop()
+                break
+            p1 = piece(a, st, rt, True)
+            if isinstance(p1, str):
+                return p1
+            rt = p1[0]
+            p2 = piece(a, take() or "<none>", rt, False)
+            if isinstance(p2, str):
+                return p2
+            if p1[1] == p2[1]:
+                return "site stub of 0x%x: a piece moves 0x%x onto itself" % (a, p1[1] + region)
+            got.append((p1[1], p2[1]))
+        if want is not None:
+            if got != [(b, x) for x, b in want]:
+                return "site stub of 0x%x: restores %s are not the moves %s reversed" % (a, got, pairs)
+            err = displaced()
+            if err:
+                return err
+        if not got:
+            return "site stub of 0x%x moves nothing" % a
+        mback = bra.fullmatch(take() or "<none>")
+        if not mback or int(mback.group(1), 16) != back:
+            return "site stub of 0x%x does not end with a BRA to 0x%x" % (a, back)
+        lines.pop()
+        return (got, lines)
+
+    calls_at = {a for a in o if o[a][0].startswith("CALL.REL")}
+    sites = set()
+    for c in sorted(calls_at):
+        mp, mq = bra.fullmatch(w.get(c - 16, ("",))[0]), bra.fullmatch(w.get(c + 16, ("",))[0])
+        lp = LOCAL.match(o[c - 16][0])
+        if not rep.get("site_insns") or not mp or bra.fullmatch(o[c - 16][0]) or (
+                lp and lp.group(4) and rep["split"]):  # a split access's BRA, not a site
+            continue
+        if not mq or bra.fullmatch(o[c + 16][0]):
+            return "call at 0x%x: the instruction before it branches to a stub, the one after does not" % c
+        r1 = site_stub(c - 16, int(mp.group(1), 16), None, None, c)
+        if isinstance(r1, str):
+            return r1
+        sites.update(r1[1])
+        r2 = site_stub(c + 16, int(mq.group(1), 16), r1[0], None, c + 32)
+        if isinstance(r2, str):
+            return r2
+        sites.update(r2[1])
+        site_of[c] = (r1[1], r2[1])
+    # each stub ends with a BRA the line lists do not hold
+    if len(sites) + 2 * len(site_of) != rep.get("site_insns", 0):
+        return "%d site stub instructions found, the report says %d" % (len(sites) + 2 * len(site_of),
+                                                                      rep.get("site_insns", 0))
     for a in sorted(o):
         ot, oann = o[a]
         if a not in w:
             return "instruction at 0x%x is gone" % a
         nt, nann = w[a]
+        if any(a in (c - 16, c + 16) for c in site_of):
+            continue  # checked with its stub
         if oann != nann and not (bra.fullmatch(nt) and LOCAL.match(ot) and rep["split"]):
             return "annotation at 0x%x: '%s' became '%s'" % (a, oann, nann)
         if a == 0 or ot == nt:
@@ -248,18 +390,14 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of):
                 if err:
                     return err
             continue
-        mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
-        mm = MEMOP.search(mn.group(4)) if mn else None
-        if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
-                "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
-                MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
-            return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
-        err = slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
+        err = access(a, ot, nt)
         if err:
             return err
     if len(stubs) != rep["stub_insns"]:
         return "%d stub instructions found, the report says %d" % (len(stubs), rep["stub_insns"])
-    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1) and a not in stubs)
+    backs = {max(ls) + 16 for pair in site_of.values() for ls in pair}
+    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1) and a not in stubs and a not in sites
+                   and a not in backs)
     if any(w[a][0] != "NOP" for a in extra):
         return "after the prologue and stubs: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
     for f in names:
@@ -292,7 +430,8 @@ def check_added(rw, f, info, had_bounds):
 
 REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> shared "
                  r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\), "
-                 r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?$")
+                 r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?"
+                 r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?$")
 
 
 def rewrite(sass, cubin, out, extra):
@@ -304,7 +443,7 @@ def rewrite(sass, cubin, out, extra):
             reps[m.group(1)] = {"region": int(m.group(4), 16), "end": int(m.group(5), 16), "funcs": int(m.group(3)),
                                 "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
                                 "threads": int(m.group(9)), "split": int(m.group(10) or 0),
-                                "stub_insns": int(m.group(11) or 0)}
+                                "stub_insns": int(m.group(11) or 0), "site_insns": int(m.group(14) or 0)}
         print("%s: %s" % (os.path.basename(cubin), line))
     return reps
 
@@ -314,7 +453,7 @@ def main():
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = calls = split = 0
+    total = added = calls = split = moved = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         run([sass, "frame", cubin])
@@ -327,7 +466,8 @@ def main():
         old, _ = listing(nvdisasm, cubin)
         old_ctl = controls(nvdisasm, cubin)
         for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
-                                  ("wide", ["--granule", "wide"], False)):
+                                  ("wide", ["--granule", "wide"], False),
+                                  ("moves", ["--layout", "moves", "--min-heights"], False)):
             rw = "%s.%s.cubin" % (base, tag)
             reps = rewrite(sass, cubin, rw, extra)
             info = run([sass, "info", rw])
@@ -343,9 +483,9 @@ def main():
                 if len(names) != rep["funcs"]:
                     sys.exit("FAIL: %s: %s: %d functions in its section, report says %d" % (rw, k, len(names), rep["funcs"]))
                 split_sites = set()  # nvdisasm annotates LDL/STL, not the BRA in their place
-                stub_of = {}
-                err = check_tree(names, old, new, labels, rep, exact, split_sites, stub_of) or \
-                    check_controls(names, old_ctl, new_ctl, split_sites, stub_of)
+                stub_of, site_of = {}, {}
+                err = check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_of) or \
+                    check_controls(names, old_ctl, new_ctl, split_sites, stub_of, site_of)
                 if err:
                     sys.exit("FAIL: %s: %s: %s" % (rw, k, err))
                 done.update(names)
@@ -354,7 +494,8 @@ def main():
                     if not at.get(e, ("",))[0].endswith("EXIT"):
                         sys.exit("FAIL: %s: %s: EXIT offset 0x%x is '%s'" % (rw, k, e, at.get(e)))
                 for e in offs.get(k, {}).get("annot", []):
-                    if not at.get(e, ("", ""))[1] and e not in split_sites:
+                    if not at.get(e, ("", ""))[1] and e not in split_sites and \
+                            not any(e in (c - 16, c + 16) for c in site_of):
                         sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, k, e))
                 m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
                 if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != rep["end"]:
@@ -365,6 +506,7 @@ def main():
                 total += 1
                 calls += rep["funcs"] > 1
                 split += rep["split"] > 0
+                moved += len(site_of) > 0
                 print("ok: %s %s (%s layout, %d functions)" % (os.path.basename(rw), k, rep["layout"], len(names)))
             for f in old:
                 if f not in done and [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
@@ -377,8 +519,10 @@ def main():
         sys.exit("FAIL: no kernel with calls was rewritten")
     if not split:
         sys.exit("FAIL: no kernel had wide accesses split")
-    print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls, %d with split accesses)"
-          % (total, added, calls, split))
+    if not moved:
+        sys.exit("FAIL: no kernel had slots moved at calls")
+    print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls, %d with split accesses, "
+          "%d with moves at calls)" % (total, added, calls, split, moved))
 
 
 if __name__ == "__main__":
