@@ -29,8 +29,8 @@ void orion_report_table(FILE *f, const orion_report_row *rows, int n) {
     snprintf(block, sizeof block, "%ux%ux%u", r->bx, r->by, r->bz);
     size_t off = 0;
     for (int k = 0; k < r->n && off < sizeof vers; k++)
-      off += (size_t)snprintf(vers + off, sizeof vers - off, "%s%s:%d", k ? "," : "",
-                              r->c[k].tag, r->c[k].warps);
+      off += (size_t)snprintf(vers + off, sizeof vers - off, "%s%s:%d%s", k ? "," : "",
+                              r->c[k].tag, r->c[k].warps, r->c[k].failed ? "(failed)" : "");
     const orion_report_cand *c = &r->c[r->chosen];
     snprintf(occ, sizeof occ, "%d/%d", c->warps, r->max_warps);
     if (r->speedup > 0)
@@ -68,8 +68,10 @@ void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
       const orion_report_cand *c = &r->c[k];
       fprintf(f, "%s{\"tag\":", k ? "," : "");
       json_str(f, c->tag);
-      fprintf(f, ",\"warps\":%d,\"regs\":%d,\"pad\":%llu,\"ms_per_kblock\":%.6g,\"samples\":%d}",
-              c->warps, c->regs, c->pad, c->median_ms_per_kblock, c->samples);
+      fprintf(f,
+              ",\"warps\":%d,\"regs\":%d,\"pad\":%llu,\"ms_per_kblock\":%.6g,\"samples\":%d,"
+              "\"failed\":%d}",
+              c->warps, c->regs, c->pad, c->median_ms_per_kblock, c->samples, c->failed);
     }
     fprintf(f, "]}");
   }

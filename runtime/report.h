@@ -15,6 +15,7 @@ typedef struct orion_report_cand {
   unsigned long long pad; /* dynamic shared memory padding, bytes */
   double median_ms_per_kblock; /* measured, 0 if never timed */
   int samples;
+  int failed;      /* launches that failed (the original ran; the version was dropped) */
 } orion_report_cand;
 
 typedef struct orion_report_row {

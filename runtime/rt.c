@@ -32,8 +32,9 @@
  *      that would need more rounds of blocks than
  *      the original for a grid the original runs in one is not launched
  *      (plan.h: the round guard).
- * A version that fails to launch is dropped and the original launched in
- * its place; during stream capture the current choice launches untimed,
+ * A version that fails to launch is dropped (never tried again, counted in
+ * the report, traced under ORION_DEBUG) and the original launched in its
+ * place; during stream capture the current choice launches untimed,
  * and the runtime's own waits (discovery, timing events) run in relaxed
  * capture mode, so they never invalidate a program's capture.
  * At exit: the report (ORION_REPORT) and the cache (ORION_CACHE).
@@ -120,6 +121,7 @@ typedef struct rt_config {
   pthread_mutex_t mu;
   orion_tuner tuner;
   CUevent ev[2];
+  atomic_int failed[MAX_CANDS]; /* launches of each version that failed (then dropped) */
   int pending; /* candidate timed by ev, or -1 */
   int pending_probe; /* ... on a probe chunk (tune.h, step 6) */
   double pending_work; /* blocks it ran */
@@ -795,6 +797,8 @@ static void config_init(rt_config *c) {
   c->pending = -1;
   atomic_init(&c->final, -1);
   atomic_init(&c->launches, 0);
+  for (int i = 0; i < MAX_CANDS; i++)
+    atomic_init(&c->failed[i], 0);
   build_candidates(c);
   if (c->n == 0) { /* the original cannot launch with this configuration */
     add_cand(c, "orig", 0, 0, 0);
@@ -959,9 +963,14 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
   if (rc == 0 && i != c->orig) {
     if (failed)
       *failed = 1;
+    atomic_fetch_add(&c->failed[i], 1);
     warn_once(W_LAUNCH, "kernel %s: version %s failed to launch (CUDA error %d); using the "
                         "original instead",
               k->name, x->tag, (int)r);
+    if (g.debug)
+      fprintf(stderr, "orion: debug: %s block %u smem %zu: version %s failed to launch (CUDA "
+                      "error %d); the original ran its blocks, %s dropped\n",
+              k->name, c->bx * c->by * c->bz, c->shmem, x->tag, (int)r, x->tag);
   }
   return rc;
 }
@@ -978,6 +987,16 @@ static void publish(rt_config *c) {
     fprintf(stderr, "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
             c->k->name, c->c[f].tag, c->iterations, c->settled_at);
   atomic_store(&c->final, f);
+}
+
+/* Candidate i failed to launch (the original ran in its place): it is never
+ * tried again, and a settled choice of it becomes the original.  c->mu
+ * held. */
+static void drop(rt_config *c, int i) {
+  orion_tuner_drop(&c->tuner, i);
+  int f = i;
+  atomic_compare_exchange_strong(&c->final, &f, c->orig);
+  publish(c);
 }
 
 /* Read the pending measurement, if any, into the tuner (waiting for it:
@@ -1043,8 +1062,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   int rc = launch_cand(c, i, L, dim, off, count, &failed);
   int t1 = t0 && g.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
   if (failed) {
-    orion_tuner_drop(&c->tuner, i);
-    publish(c);
+    drop(c, i);
   } else if (rc == 0 && t1) {
     c->pending = i;
     c->pending_probe = probe;
@@ -1058,10 +1076,8 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
 static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count) {
   int failed = 0;
   int rc = launch_cand(c, i, L, dim, off, count, &failed);
-  if (failed) {
-    orion_tuner_drop(&c->tuner, i);
-    publish(c);
-  }
+  if (failed)
+    drop(c, i);
   return rc;
 }
 
@@ -1148,10 +1164,10 @@ static int tune_launch(rt_config *c, const launch *L) {
   int f = atomic_load(&c->final), rc;
   CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
   if (f >= 0) {
-    rc = launch_cand(c, f, L, 0, 0, 0, NULL);
+    rc = untimed(c, f, L, 0, 0, 0);
   } else if (g.api.cuStreamIsCapturing(cu_stream(L->stream, L->site), &cs) != CUDA_SUCCESS ||
              cs != CU_STREAM_CAPTURE_STATUS_NONE) {
-    rc = launch_cand(c, c->tuner.best, L, 0, 0, 0, NULL); /* untimed in a graph */
+    rc = untimed(c, c->tuner.best, L, 0, 0, 0); /* in a graph */
   } else {
     /* A launch outside any loop is split (chunks of two waves) so it can
      * be tuned at all; one in a loop is split too when its grid holds
@@ -1169,8 +1185,7 @@ static int tune_launch(rt_config *c, const launch *L) {
       unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
       int i = next_cand(c, blocks);
       f = atomic_load(&c->final);
-      rc = f >= 0 ? launch_cand(c, f, L, 0, 0, 0, NULL)
-                  : timed(c, i, L, 0, 0, 0, (double)blocks, 0);
+      rc = f >= 0 ? untimed(c, f, L, 0, 0, 0) : timed(c, i, L, 0, 0, 0, (double)blocks, 0);
     }
   }
   pthread_mutex_unlock(&c->mu);
@@ -1211,8 +1226,11 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
   if (f >= 0) {
     int failed = 0;
     int rc = launch_cand(c, f, &L, 0, 0, 0, &failed);
-    if (failed)
-      atomic_store(&c->final, c->orig);
+    if (failed) {
+      pthread_mutex_lock(&c->mu);
+      drop(c, f);
+      pthread_mutex_unlock(&c->mu);
+    }
     return rc;
   }
   return tune_launch(c, &L);
@@ -1254,6 +1272,7 @@ static int collect(orion_report_row **out) {
       x->pad = c->c[j].pad;
       x->median_ms_per_kblock = orion_tuner_median(&c->tuner, j) * 1000;
       x->samples = c->tuner.c[j].n > 0 ? c->tuner.c[j].n : 0;
+      x->failed = atomic_load(&c->failed[j]);
     }
     r->speedup = c->cached_speedup > 0 ? c->cached_speedup
                  : r->chosen == r->orig  ? 1.0

@@ -304,6 +304,29 @@ int main(void) {
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "settles on original");
   orion_tuner_drop(&t, 0); /* the original cannot be dropped */
   CHECK(orion_tuner_next(&t) == 0, "original stays");
+  /* Exhaustive: a version that fails on its first (warm-up) launch is
+   * never named again; the others are still measured in full.  (The
+   * runtime's padded launches of the original fail so when the program
+   * lowers the original's dynamic shared memory limit again.) */
+  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 3, 1, +1, NULL, NULL);
+  int named[3] = {0, 0, 0}, guard = 0;
+  while (!orion_tuner_settled(&t) && guard++ < 100) {
+    int i = orion_tuner_next(&t);
+    named[i]++;
+    if (i == 0)
+      orion_tuner_drop(&t, 0);
+    else
+      orion_tuner_feed(&t, i, i == 2 ? 0.5 : 1.0, 1);
+  }
+  CHECK(orion_tuner_settled(&t) && named[0] == 1 && orion_tuner_next(&t) == 2,
+        "exhaustive drop: named %d/%d/%d times, chose %d", named[0], named[1], named[2],
+        orion_tuner_next(&t));
+  CHECK(named[1] == named[2] && named[1] >= 2, "exhaustive drop: others measured (%d, %d)",
+        named[1], named[2]);
+  /* A settled choice that fails later becomes the original. */
+  orion_tuner_drop(&t, 2);
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1, "settled drop chose %d",
+        orion_tuner_next(&t));
 
   /* Bad arguments settle at once; junk samples are ignored. */
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 0, 0, 1, NULL, NULL) == -1 &&
