@@ -36,6 +36,27 @@ __device__ inline uint64_t hash_f4(float4 v, unsigned i) {
   return mix64(a ^ mix64(b + i));
 }
 
+// K accumulators mixed 4 times with their neighbours, then summed.
+template <int K>
+__device__ __forceinline__ float4 mix_sum(float4 (&acc)[K]) {
+  for (int it = 0; it < 4; it++) {
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+      float4 b = acc[(k + 1) % K];
+      acc[k].x = acc[k].x * b.y + b.z;
+      acc[k].y = acc[k].y * b.z + b.w;
+      acc[k].z = acc[k].z * b.w + b.x;
+      acc[k].w = acc[k].w * b.x + b.y;
+    }
+  }
+  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    s.x += acc[k].x; s.y += acc[k].y; s.z += acc[k].z; s.w += acc[k].w;
+  }
+  return s;
+}
+
 #define HEAVY_K 48
 // 48 live float4 accumulators from in[] around element i, mixed 4 times.
 __device__ __forceinline__ float4 heavy_body(const float4 *in, int n, int i, float seed) {
@@ -45,22 +66,7 @@ __device__ __forceinline__ float4 heavy_body(const float4 *in, int n, int i, flo
     float4 v = in[(i + k * 131) % n];
     acc[k] = make_float4(v.x + seed, v.y - seed, v.z * 0.5f + seed, v.w);
   }
-  for (int it = 0; it < 4; it++) {
-#pragma unroll
-    for (int k = 0; k < HEAVY_K; k++) {
-      float4 b = acc[(k + 1) % HEAVY_K];
-      acc[k].x = acc[k].x * b.y + b.z;
-      acc[k].y = acc[k].y * b.z + b.w;
-      acc[k].z = acc[k].z * b.w + b.x;
-      acc[k].w = acc[k].w * b.x + b.y;
-    }
-  }
-  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll
-  for (int k = 0; k < HEAVY_K; k++) {
-    s.x += acc[k].x; s.y += acc[k].y; s.z += acc[k].z; s.w += acc[k].w;
-  }
-  return s;
+  return mix_sum(acc);
 }
 
 // Keeps an iterated value bounded: v / 32 folded into [-0.5, 0.5].
