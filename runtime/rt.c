@@ -1097,7 +1097,8 @@ static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, 
  * (or the best so far).  The dimension is the one whose chunks come
  * closest to whole rounds for every candidate (plan.h), the longest among
  * equals.  Returns -1 when that dimension cannot hold three chunks of the
- * original (nothing launched).  c->mu held. */
+ * original, or the candidate's chunk is larger than the grid (nothing
+ * launched).  c->mu held. */
 static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
   unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
@@ -1147,6 +1148,13 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     }
     if (f < 0 && !probe)
       q = CHUNK(waves, i);
+    if (f < 0 && off == 0 && q > g3[dim]) {
+      /* this candidate's chunk is larger than the grid: it could never be
+       * timed on a part of it (exhaustive mode would never settle), so it
+       * is timed on the whole launch by the caller */
+      c->split_launches--;
+      return -1;
+    }
     if (f >= 0 || q == 0 || left < q) {
       rc = untimed(c, f >= 0 ? f : c->tuner.best, L, dim, off, left);
       break;
