@@ -77,13 +77,6 @@ static void rs_add(uint64_t *s, const orion_sass_reg *r) {
 
 static int rs_has(const uint64_t *s, unsigned r) { return (int)((s[r / 64] >> (r % 64)) & 1); }
 
-static size_t tree_index(const sassrw_tree *t, size_t func) {
-  for (size_t i = 0; i < t->n; i++)
-    if (t->funcs[i] == func)
-      return i;
-  return SIZE_MAX;
-}
-
 /* Decode tree function i into F (the analysis found it decodable). */
 static int decode(const orion_cubin *c, const sassrw_tree *t, size_t i, fn_regs *F) {
   const unsigned char *text;
@@ -257,7 +250,7 @@ orion_status sassrw_sites_place(const orion_cubin *c, size_t kernel, sassrw_tree
   if (!t->valid[SASSRW_LAYOUT_MOVES] || !t->nsites)
     return ORION_OK;
   orion_cubin_func kf;
-  if (orion_cubin_get_func(c, kernel, &kf) || tree_index(t, kernel) != 0)
+  if (orion_cubin_get_func(c, kernel, &kf) || sassrw_tree_index(t, kernel) != 0)
     return ORION_ERR_INTERNAL;
   fn_regs *R = calloc(t->n, sizeof *R);
   orion_status st = R ? ORION_OK : ORION_ERR_NOMEM;

@@ -62,6 +62,8 @@ orion_status sassrw_sites_place(const orion_cubin *c, size_t kernel, sassrw_tree
 size_t sassrw_sites_insns(const sassrw_tree *t);
 /* New granule of (func, old granule) under layout; -1 if func is not in
  * the tree or never accesses that granule. */
+/* Tree index of cubin function func, (size_t)-1 if not in the tree. */
+size_t sassrw_tree_index(const sassrw_tree *t, size_t func);
 int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos);
 
 #endif

@@ -92,7 +92,7 @@ typedef struct fn_live {
 static int bit(const uint64_t *s, uint32_t g) { return (int)((s[g / 64] >> (g % 64)) & 1); }
 static void set(uint64_t *s, uint32_t g) { s[g / 64] |= 1ull << (g % 64); }
 
-static size_t tree_index(const sassrw_tree *t, size_t func) {
+size_t sassrw_tree_index(const sassrw_tree *t, size_t func) {
   for (size_t i = 0; i < t->n; i++)
     if (t->funcs[i] == func)
       return i;
@@ -555,7 +555,7 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
 }
 
 int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos) {
-  size_t i = tree_index(t, func);
+  size_t i = sassrw_tree_index(t, func);
   if (i == (size_t)-1 || granule >= t->nb)
     return -1;
   uint32_t p = t->newpos[layout][i * t->nb + granule];
