@@ -99,39 +99,21 @@ static int decode(const orion_cubin *c, const sassrw_tree *t, size_t i, fn_regs 
     orion_sass_insn *x = &F->x[k];
     if (orion_sass_decode(orion_sass_word_load(text + 16 * k), x) != ORION_OK)
       return -1;
-    int guarded = x->guard != ORION_SASS_PT || x->guard_neg, cond = guarded;
+    int guarded = x->guard != ORION_SASS_PT || x->guard_neg;
     for (unsigned r = 0; r < x->nregs; r++) {
       const orion_sass_reg *g = &x->regs[r];
       if (g->def && !guarded)
         rs_add(F->def[k], g);
       else if (!g->def)
         rs_add(F->use[k], g);
-      if (x->cls == ORION_SASS_BRANCH && g->file == ORION_SASS_P && !g->def && g->num != ORION_SASS_PT)
-        cond = 1;
     }
     uint32_t *s = &F->succ[2 * k];
-    s[0] = s[1] = UINT32_MAX;
-    int ends = (x->cls == ORION_SASS_BRANCH || x->cls == ORION_SASS_EXIT || x->cls == ORION_SASS_RET) && !cond;
-    if (!ends && k + 1 < n)
-      s[0] = (uint32_t)(k + 1);
-    F->callee[k] = SIZE_MAX;
-    if (x->has_target && x->cls != ORION_SASS_CALL && x->cls != ORION_SASS_RET) {
-      int64_t tg = (int64_t)(16 * k) + 16 + x->target;
-      if (tg < 0 || tg >= (int64_t)size || tg % 16)
-        return -1; /* the analysis allows no branch out of a function */
-      s[1] = (uint32_t)(tg / 16);
-      F->target[tg / 16] = 1;
-    }
-    if (x->cls == ORION_SASS_CALL) {
-      uint64_t abs = f.value + 16 * k + 16 + (uint64_t)x->target;
-      for (size_t j = 0; j < t->n && F->callee[k] == SIZE_MAX; j++) {
-        orion_cubin_func g;
-        if (!orion_cubin_get_func(c, t->funcs[j], &g) && g.text == f.text && g.value == abs)
-          F->callee[k] = j;
-      }
-      if (!x->has_target || F->callee[k] == SIZE_MAX)
-        return -1;
-    }
+    if (sassrw_insn_flow(c, t, &f, size, k, x, s, &F->callee[k]))
+      return -1; /* the analysis allows no branch out of a function */
+    if (s[1] != UINT32_MAX)
+      F->target[s[1]] = 1;
+    if (x->cls == ORION_SASS_CALL && F->callee[k] == SIZE_MAX)
+      return -1;
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "orion/cubin.h"
+#include "orion/sass.h"
 #include "orion/sassrw.h"
 
 /* Indices match orion_sassrw_layout - 1 (AUTO is not a layout). */
@@ -62,6 +63,14 @@ orion_status sassrw_sites_place(const orion_cubin *c, size_t kernel, sassrw_tree
 size_t sassrw_sites_insns(const sassrw_tree *t);
 /* New granule of (func, old granule) under layout; -1 if func is not in
  * the tree or never accesses that granule. */
+/* Control flow of instruction x, index k of tree function f (size bytes
+ * of code): s[0] the fall-through successor unless an unguarded BRA (PT
+ * condition), EXIT or RET ends the path; s[1] the encoded target of
+ * anything but CALL and RET; UINT32_MAX for none; *callee the tree index
+ * of a CALL's target, (size_t)-1 for none.  -1 when a target lies outside
+ * f or off an instruction (then no edge). */
+int sassrw_insn_flow(const orion_cubin *c, const sassrw_tree *t, const orion_cubin_func *f, size_t size,
+                     size_t k, const orion_sass_insn *x, uint32_t s[2], size_t *callee);
 /* Tree index of cubin function func, (size_t)-1 if not in the tree. */
 size_t sassrw_tree_index(const sassrw_tree *t, size_t func);
 int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos);

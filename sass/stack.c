@@ -115,6 +115,36 @@ static int collect(sassrw_tree *t, const orion_sassrw *a, size_t v, unsigned cha
   return 0;
 }
 
+/* sassrw_internal.h has the contract (shared with sass/callsite.c). */
+int sassrw_insn_flow(const orion_cubin *c, const sassrw_tree *t, const orion_cubin_func *f, size_t size,
+                     size_t k, const orion_sass_insn *x, uint32_t s[2], size_t *callee) {
+  int cond = x->guard != ORION_SASS_PT || x->guard_neg, rc = 0;
+  if (x->cls == ORION_SASS_BRANCH)
+    for (unsigned r = 0; r < x->nregs; r++)
+      if (x->regs[r].file == ORION_SASS_P && !x->regs[r].def && x->regs[r].num != ORION_SASS_PT)
+        cond = 1;
+  int ends = (x->cls == ORION_SASS_BRANCH || x->cls == ORION_SASS_EXIT || x->cls == ORION_SASS_RET) && !cond;
+  s[0] = !ends && 16 * (k + 1) < size ? (uint32_t)(k + 1) : UINT32_MAX;
+  s[1] = UINT32_MAX;
+  if (x->has_target && x->cls != ORION_SASS_CALL && x->cls != ORION_SASS_RET) {
+    int64_t tg = (int64_t)(16 * k) + 16 + x->target;
+    if (tg >= 0 && tg < (int64_t)size && tg % 16 == 0)
+      s[1] = (uint32_t)(tg / 16);
+    else
+      rc = -1;
+  }
+  *callee = (size_t)-1;
+  if (x->cls == ORION_SASS_CALL && x->has_target) {
+    uint64_t abs = f->value + 16 * k + 16 + (uint64_t)x->target;
+    for (size_t j = 0; j < t->n && *callee == (size_t)-1; j++) {
+      orion_cubin_func g;
+      if (!orion_cubin_get_func(c, t->funcs[j], &g) && g.text == f->text && g.value == abs)
+        *callee = j;
+    }
+  }
+  return rc;
+}
+
 static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, size_t W,
                      const sassrw_tree *t) {
   const unsigned char *text;
@@ -138,31 +168,12 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
   for (size_t i = 0; i < L->n; i++) {
     orion_sass_insn x;
     uint32_t *s = &L->succ[2 * i];
-    s[0] = s[1] = UINT32_MAX;
     if (orion_sass_decode(orion_sass_word_load(text + 16 * i), &x) != ORION_OK)
       return -1; /* a safe function decodes fully */
     int guarded = x.guard != ORION_SASS_PT || x.guard_neg;
-    int cond = guarded;
-    if (x.cls == ORION_SASS_BRANCH)
-      for (unsigned k = 0; k < x.nregs; k++)
-        if (x.regs[k].file == ORION_SASS_P && !x.regs[k].def && x.regs[k].num != ORION_SASS_PT)
-          cond = 1;
-    int ends = (x.cls == ORION_SASS_BRANCH || x.cls == ORION_SASS_EXIT || x.cls == ORION_SASS_RET) && !cond;
-    if (!ends && i + 1 < L->n)
-      s[0] = (uint32_t)(i + 1);
-    if (x.has_target && x.cls != ORION_SASS_CALL && x.cls != ORION_SASS_RET) {
-      int64_t tg = (int64_t)(16 * i) + 16 + x.target;
-      if (tg >= 0 && tg < (int64_t)size)
-        s[1] = (uint32_t)(tg / 16);
-    }
+    size_t to;
+    sassrw_insn_flow(c, t, &f, size, i, &x, s, &to); /* an out-of-range target adds no edge */
     if (x.cls == ORION_SASS_CALL && x.has_target) {
-      uint64_t abs = f.value + 16 * i + 16 + (uint64_t)x.target;
-      size_t to = (size_t)-1;
-      for (size_t k = 0; k < t->n && to == (size_t)-1; k++) {
-        orion_cubin_func g;
-        if (!orion_cubin_get_func(c, t->funcs[k], &g) && g.text == f.text && g.value == abs)
-          to = k;
-      }
       if (to == (size_t)-1)
         return -1;
       L->call_at[L->ncalls] = i;
