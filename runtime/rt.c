@@ -28,7 +28,9 @@
  *      any loop is split into chunks through the split clones so tuning has
  *      iterations (never cooperative launches: they do not come here).
  *      On split launches the walk first probes a new candidate on one wave
- *      and stops there when it is far slower (tune.h step 6).  A candidate
+ *      and stops there when it is far slower (tune.h step 6); a launch too
+ *      small for chunks still probes it on a few waves in at most half its
+ *      grid instead of running it on the whole launch.  A candidate
  *      that would need more rounds of blocks than
  *      the original for a grid the original runs in one is not launched
  *      (plan.h: the round guard).
@@ -1090,15 +1092,21 @@ static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, 
  * 22 us on particles, whose blocks vary in length, measured on an H200),
  * which a shorter probe would mostly measure. */
 #define PROBE_MIN_MS 0.040
+/* A launch too small for chunks (split_launch) probes a candidate on up to
+ * this many of its waves, the fewest that reach PROBE_MIN_MS. */
+#define PROBE_MAX_WAVES 3
 
 /* Split a launch into chunks along one grid dimension and tune on them:
  * the tuner's candidate runs `waves` waves at its own occupancy (one wave
  * for a probe, tune.h step 6), and the rest of the grid runs the choice
  * (or the best so far).  The dimension is the one whose chunks come
  * closest to whole rounds for every candidate (plan.h), the longest among
- * equals.  Returns -1 when that dimension cannot hold three chunks of the
- * original, or the candidate's chunk is larger than the grid (nothing
- * launched).  c->mu held. */
+ * equals.  A grid that cannot hold three chunks of the original is split
+ * only for a probe (the fewest waves of the candidate, at most
+ * PROBE_MAX_WAVES, that reach PROBE_MIN_MS, in at most half of the grid;
+ * the rest runs the best so far).  Returns -1 when neither is possible, or
+ * the candidate's chunk is larger than the grid (nothing launched).
+ * c->mu held. */
 static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
   unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
@@ -1128,8 +1136,32 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned long long other = blocks / g3[dim];
 #define CHUNK(w, i) orion_plan_chunk((w), d->sms, per_sm(c, (i)), other, CHUNK_TOL, NULL)
   unsigned long long q0 = CHUNK(waves, c->orig);
-  if (q0 == 0 || g3[dim] < 3 * q0)
-    return -1;
+  if (q0 == 0 || g3[dim] < 3 * q0) {
+    /* Too small to tune on chunks; but when the walk's next candidate
+     * wants a probe, it can run on at most half of the grid (the rest on
+     * the best so far, untimed) instead of a whole launch. */
+    if (atomic_load(&c->final) >= 0)
+      return -1;
+    int i = next_cand(c, blocks);
+    if (atomic_load(&c->final) >= 0 || !orion_tuner_wants_probe(&c->tuner))
+      return -1;
+    unsigned long long q = 0;
+    double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
+    for (int w = 1; w <= PROBE_MAX_WAVES && q == 0; w++) {
+      unsigned long long qw = CHUNK(w, i);
+      if (qw == 0 || 2 * qw > g3[dim])
+        break;
+      if (rate * (double)(qw * other) >= PROBE_MIN_MS)
+        q = qw;
+    }
+    if (q == 0)
+      return -1;
+    c->split_launches++;
+    int rc = timed(c, i, L, dim, 0, (unsigned)q, (double)(q * other), 1);
+    if (rc == 0) /* its time is read at the next launch */
+      rc = untimed(c, c->tuner.best, L, dim, (unsigned)q, g3[dim] - (unsigned)q);
+    return rc;
+  }
   c->split_launches++;
   unsigned off = 0;
   int rc = 0;

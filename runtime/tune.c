@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { PH_WARM, PH_ORIG, PH_WALK, PH_CONFIRM, PH_EXH, PH_DONE };
+enum { PH_WARM, PH_WALK, PH_CONFIRM, PH_EXH, PH_DONE };
 
 void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->stop = 0.02;
@@ -16,6 +16,7 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->max_samples = 3;
   cfg->exhaustive_samples = 3;
   cfg->reject = 0.50;
+  cfg->probe_full = 0.90;
 }
 
 /* Candidates dropped after a failed launch carry n = -1. */
@@ -68,9 +69,15 @@ static double noise(const orion_tuner *t) {
  * comparison is within the noise band u, or -1 when more samples would not
  * help: both have reached max_samples, or both have two or more and the
  * noise is below the tie band (their medians are then equal for our
- * purposes). */
+ * purposes).  A cold sample (tune.h, step 1) is replaced first. */
 static int guard_pick(const orion_tuner *t, int a, int b, double u) {
   int na = t->c[a].n, nb = t->c[b].n;
+  /* a colder sample first (tune.h, step 1): it is the likelier error */
+  if (t->c[a].cold != t->c[b].cold) {
+    int cold = t->c[a].cold > t->c[b].cold ? a : b;
+    if (t->c[cold].n == 1)
+      return cold;
+  }
   if (na >= 2 && nb >= 2 && u <= t->cfg.equal)
     return -1;
   int first = na <= nb ? a : b, other = first == a ? b : a;
@@ -153,6 +160,23 @@ static void decide(orion_tuner *t) {
     return;
   double d = orion_tuner_median(t, cur) / orion_tuner_median(t, best) - 1;
   double u = noise(t);
+  /* Cold samples (tune.h, step 1).  The best so far looks slower than a
+   * candidate on a sample that may carry a warm-up penalty (the original's
+   * first launch): measure it again, warm, before moving on. */
+  const orion_tune_cand *cb = &t->c[best], *cc = &t->c[cur];
+  if (d < 0 && cb->cold > cc->cold && cb->n == 1) {
+    t->resample = best;
+    return;
+  }
+  /* The candidate's cold sample is beyond the stop by no more than the
+   * penalty explains: measure it again, warm. */
+  if (d > t->cfg.stop && cc->cold > cb->cold && cc->n == 1 && !cb->cold &&
+      (orion_tuner_median(t, cur) - t->penalty / cc->cold_work) / orion_tuner_median(t, best) -
+              1 <=
+          t->cfg.stop + u) {
+    t->resample = cur;
+    return;
+  }
   if ((d < 0 && -d <= u) || fabs(d - t->cfg.stop) <= u) {
     int r = guard_pick(t, cur, best, u);
     if (r >= 0) {
@@ -198,6 +222,8 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
     t->cfg.exhaustive_samples = 3;
   if (!(t->cfg.reject > 0))
     t->cfg.reject = 0.50;
+  if (!(t->cfg.probe_full > 0))
+    t->cfg.probe_full = 0.90;
   t->mode = mode;
   t->resample = -1;
   t->final = -1;
@@ -222,15 +248,17 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
 int orion_tuner_next(const orion_tuner *t) {
   if (t->phase == PH_DONE)
     return t->final;
-  if (t->phase == PH_WARM || t->phase == PH_ORIG)
+  if (t->phase == PH_WARM)
     return t->orig;
   return t->resample >= 0 ? t->resample : t->cur;
 }
 
 int orion_tuner_settled(const orion_tuner *t) { return t->phase == PH_DONE; }
 
-static void add_sample(orion_tuner *t, int i, double v) {
+static void add_sample(orion_tuner *t, int i, double v, double work) {
   orion_tune_cand *c = &t->c[i];
+  if (c->work_min <= 0 || work < c->work_min)
+    c->work_min = work;
   if (c->n >= ORION_TUNE_MAX_SAMPLES) { /* keep the newest */
     memmove(c->s, c->s + 1, (ORION_TUNE_MAX_SAMPLES - 1) * sizeof *c->s);
     c->n--;
@@ -250,20 +278,53 @@ static void warm_up(orion_tuner *t, int i) {
       t->c[k].warm = 1;
 }
 
-/* The normalised time of a launch of cand; a binary's first launch is
- * corrected by the warm-up penalty the original's two launches measured,
- * and the binary is marked warm. */
+/* The normalised time of a launch of cand, as measured; a binary's first
+ * launch marks it warm and its sample cold (tune.h, step 1).  The warm-up
+ * penalty is never subtracted from a sample: on a GPU where the program's
+ * very first launch paid for a one-time set-up (a profiler's, a lazy
+ * load's: milliseconds), subtracting it made slower versions look up to
+ * twice as fast. */
 static double first_launch(orion_tuner *t, int cand, double ms, double work) {
-  double v = ms / work;
-  if (!t->c[cand].warm) {
-    if (!t->c[cand].shares_orig_binary) {
-      double corrected = (ms - t->penalty) / work;
-      v = corrected > 0.5 * v ? corrected : 0.5 * v;
+  orion_tune_cand *c = &t->c[cand];
+  if (!c->warm) {
+    if (!c->shares_orig_binary) {
+      c->cold = 1;
+      c->cold_work = work;
     }
     warm_up(t, cand);
     t->tried++;
   }
-  return v;
+  return ms / work;
+}
+
+/* A sample of cand in the walk or the confirmation (PH_WALK, PH_CONFIRM).
+ * A warm sample replaces a cold one (once: the candidate is warm then). */
+static void walk_feed(orion_tuner *t, int cand, double ms, double work) {
+  orion_tune_cand *c = &t->c[cand];
+  if (c->cold && c->warm) {
+    c->cold = 0;
+    c->n = 0;
+    c->work_min = 0;
+    if (cand == t->orig) { /* the warm-up penalty: first launch minus a warm one */
+      t->penalty = t->orig_first_ms - ms / work * t->orig_first_work;
+      t->penalty = t->penalty > 0 ? t->penalty : 0;
+    }
+  }
+  double v = first_launch(t, cand, ms, work);
+  add_sample(t, cand, v, work);
+  if (t->phase == PH_CONFIRM) {
+    if (cand == t->resample) {
+      t->resample = -1;
+      settle(t);
+    }
+    return;
+  }
+  if (t->phase != PH_WALK)
+    return;
+  if (cand == t->resample)
+    t->resample = -1;
+  if (cand == t->cur || cand == t->best)
+    decide(t);
 }
 
 int orion_tuner_wants_probe(const orion_tuner *t) {
@@ -277,10 +338,19 @@ void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work) {
   if (!orion_tuner_wants_probe(t) || cand != t->cur || !(ms >= 0) || !(work > 0))
     return;
   t->launches++;
-  double v = first_launch(t, cand, ms, work), b = orion_tuner_median(t, t->best);
   t->c[cand].probed = 1;
-  if (b > 0 && v > b * (1 + t->cfg.reject)) {
-    add_sample(t, cand, v); /* kept for the report; far slower than best */
+  double bw = t->c[t->best].work_min;
+  if (bw > 0 && work >= bw * t->cfg.probe_full) {
+    walk_feed(t, cand, ms, work); /* as large as the best's chunks: a sample */
+    return;
+  }
+  /* A small probe: a stop only if it is far slower even without the
+   * warm-up penalty it may carry; otherwise it just warmed the binary. */
+  double v = first_launch(t, cand, ms, work), b = orion_tuner_median(t, t->best);
+  double lo = t->c[cand].cold ? v - t->penalty / work : v;
+  t->c[cand].cold = 0;
+  if (b > 0 && lo > b * (1 + t->cfg.reject)) {
+    add_sample(t, cand, v, work); /* kept for the report; far slower than best */
     end_walk(t);
   }
 }
@@ -301,22 +371,15 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
   t->launches++;
   double v = ms / work;
   switch (t->phase) {
-  case PH_WARM:
+  case PH_WARM: /* the original's first launch: a cold sample (tune.h, 1) */
     if (cand != t->orig)
       break;
     t->orig_first_ms = ms;
     t->orig_first_work = work;
     warm_up(t, cand);
     t->tried = 1;
-    t->phase = PH_ORIG;
-    return;
-  case PH_ORIG:
-    if (cand != t->orig)
-      break;
-    add_sample(t, cand, v);
-    t->penalty = t->orig_first_ms - v * t->orig_first_work;
-    if (t->penalty < 0)
-      t->penalty = 0;
+    add_sample(t, cand, v, work);
+    t->c[cand].cold = 2;
     start_walk(t);
     return;
   case PH_EXH:
@@ -324,7 +387,7 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
       warm_up(t, cand);
       t->tried++;
     } else {
-      add_sample(t, cand, v);
+      add_sample(t, cand, v, work);
     }
     if (cand == t->cur)
       exh_advance(t);
@@ -332,22 +395,7 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
   default:
     break;
   }
-  /* PH_WALK */
-  v = first_launch(t, cand, ms, work);
-  add_sample(t, cand, v);
-  if (t->phase == PH_CONFIRM) {
-    if (cand == t->resample) {
-      t->resample = -1;
-      settle(t);
-    }
-    return;
-  }
-  if (t->phase != PH_WALK)
-    return;
-  if (cand == t->resample)
-    t->resample = -1;
-  if (cand == t->cur || cand == t->best)
-    decide(t);
+  walk_feed(t, cand, ms, work);
 }
 
 void orion_tuner_drop(orion_tuner *t, int cand) {

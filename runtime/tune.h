@@ -8,11 +8,21 @@
  * original version, `dir` (+1 / -1) the direction the compiler predicted.
  *
  * Adaptive (Fig. 9, with the paper's fail-safe reversal and a noise guard):
- *   1. run the original: the first launch of a version is slower on a GPU
- *      (cold code; about 10-25 us on an H200, measured), so the original
- *      runs twice, and the difference between its two launches is taken as
- *      the warm-up penalty and subtracted from every other binary version's
- *      first sample;
+ *   1. run the original.  The first launch of a version can be slower on a
+ *      GPU (cold code, the first launch after an idle host: about 10-25 us
+ *      on an H200, measured; a profiler's one-time set-up: milliseconds),
+ *      so a binary's first sample is "cold": used as measured, it can only
+ *      make its candidate look slower.  The original's first sample is the
+ *      coldest (it is also the program's first launch of the kernel, after
+ *      host work: the 10-25 us above; clones are loaded at discovery and
+ *      their first launches showed at most 5 us).  Whenever a decision
+ *      would rest on a colder sample making the other side win, that
+ *      candidate runs again and its warm sample replaces the cold one: the
+ *      best so far when a less cold candidate looks faster (the original's
+ *      first sample, typically), or is close to it at the choice (step 5);
+ *      a clone's first sample when it is beyond the stop (step 2) against
+ *      a warm best by no more than the warm-up penalty explains.  The
+ *      penalty is the original's first launch minus its warm one;
  *   2. walk from the original in the predicted direction, one candidate per
  *      launch, while no launch is more than `stop` (2 %) slower than the best
  *      so far; the best so far moves to any candidate that is faster;
@@ -30,11 +40,15 @@
  *      resources.
  *   6. probes (when the caller can launch part of a grid): a candidate the
  *      walk reaches for the first time may first run on a small chunk
- *      (orion_tuner_wants_probe / orion_tuner_feed_probe); if that chunk is
- *      more than `reject` (50 %) slower per unit of work than the best so
- *      far, it counts as a measured stop (step 2) and the candidate is not
- *      run on a full chunk; otherwise the probe only warmed its binary and
- *      is not a sample.  A small chunk carries more fixed cost per unit
+ *      (orion_tuner_wants_probe / orion_tuner_feed_probe).  A probe at
+ *      least `probe_full` (90 %) as large as the smallest chunk the best so
+ *      far was measured on is an ordinary sample (steps 2 and 4: the chunk
+ *      sizes the caller picks carry the same fixed cost).  A smaller one
+ *      that is more than `reject` (50 %) slower per unit of work than the
+ *      best so far, even less the warm-up penalty it may carry, counts as a
+ *      measured stop (step 2), and the candidate is not run on a full
+ *      chunk; otherwise it only warmed its binary and is
+ *      not a sample.  A small chunk carries more fixed cost per unit
  *      (launch, ramp-up, the tail of its last blocks: up to a third more
  *      than a four-wave chunk on an H200, measured), hence the wide band;
  *   7. predicted stops: the caller may skip the candidate the walk reaches
@@ -69,6 +83,7 @@ typedef struct orion_tune_cfg {
   double initial_noise;   /* noise band before any spread is measured (0.03) */
   int max_samples;        /* noise guard: samples per candidate at most (3) */
   double reject;          /* a probe slower than best by more than this stops (0.50) */
+  double probe_full;      /* a probe this large relative to best's chunks is a sample (0.90) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
 } orion_tune_cfg;
 
@@ -77,9 +92,13 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg);
 typedef struct orion_tune_cand {
   int shares_orig_binary;  /* padding versions: no warm-up correction */
   int warm;                /* launched at least once */
+  int cold;                /* its one sample may carry a warm-up penalty: 2 the
+                              original's first launch, 1 another binary's */
+  double cold_work;        /* the work of that sample */
   int probed;              /* ran a probe chunk */
   int skipped;             /* predicted much slower, never launched */
   int n;                   /* samples */
+  double work_min;         /* smallest work of a sample (0: none) */
   double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
 } orion_tune_cand;
 
@@ -95,7 +114,7 @@ typedef struct orion_tuner {
   int final;       /* -1 until settled */
   int launches;    /* launches fed so far (tuning iterations) */
   int tried;       /* distinct candidates measured */
-  double penalty;  /* warm-up penalty in ms */
+  double penalty;  /* warm-up penalty in ms (step 1) */
   double orig_first_ms, orig_first_work;
   orion_tune_cand c[ORION_TUNE_MAX_CANDS];
 } orion_tuner;
