@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # benchmarks/runtime/run.sh - liborionrt's acceptance figures (issue 4).
 #
-#   run.sh build <outdir>            build overhead.cu and the benchmark
-#                                    programs with orion-cc (no GPU needed)
+#   run.sh build <outdir>            build overhead.cu, the benchmark
+#                                    programs with orion-cc and the CUPTI
+#                                    tracer kerntime.so (a copy of libcupti
+#                                    beside it; no GPU needed)
 #   run.sh run <outdir> <resultdir>  on a GPU machine: launch overhead
 #                                    (overhead.csv), tuning quality
-#                                    (tuning.{csv,md}, tuning_kernels.csv)
+#                                    (tuning.md, tuning*.csv)
 #   run.sh all <outdir> <resultdir>  both
 #
-# ORION_CC (default: the build tree's orion-cc), REPEAT (default 3).
+# ORION_CC (default: the build tree's orion-cc), ROUNDS (default 5),
+# CUDA (default /usr/local/cuda).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -20,6 +23,11 @@ build() {
   mkdir -p "$out/programs"
   "$cc" -O3 --cuda-gpu-arch=sm_90 "$here/overhead.cu" -o "$out/overhead"
   JOBS=${JOBS:-2} "$root/benchmarks/programs/build.sh" "$out/programs" "$cc -O3 --cuda-gpu-arch=sm_90"
+  local cuda=${CUDA:-/usr/local/cuda} lib
+  lib=$(dirname "$(readlink -f "$cuda/lib64/libcupti.so")")
+  cc -Wall -Wextra -Werror -shared -fPIC -O2 -I"$cuda/include" "$here/kerntime.c" \
+    -o "$out/kerntime.so" -L"$lib" -L"$cuda/lib64/stubs" -lcupti -lcuda -Wl,-rpath,'$ORIGIN'
+  cp -L "$lib/libcupti.so.13" "$out/"
 }
 
 run() {
@@ -34,7 +42,8 @@ run() {
       if [ $first = 1 ]; then echo "$line"; first=0; else echo "$line" | tail -1; fi
     done
   } | tee "$res/overhead.csv"
-  python3 "$here/tuning.py" --bin-dir "$out/programs" --repeat "${REPEAT:-3}" --out "$res/tuning"
+  python3 "$here/tuning.py" --bin-dir "$out/programs" --kerntime "$out/kerntime.so" \
+    --rounds "${ROUNDS:-5}" --out "$res/tuning"
 }
 
 case $cmd in
