@@ -1096,6 +1096,23 @@ static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, 
  * this many of its waves, the fewest that reach PROBE_MIN_MS. */
 #define PROBE_MAX_WAVES 3
 
+/* Slices of `other` blocks for a probe of candidate i: the fewest whole
+ * waves, up to max_waves, that the best so far would take PROBE_MIN_MS on,
+ * within `limit` slices; 0 when none qualifies.  c->mu held. */
+static unsigned long long probe_chunk(const rt_config *c, int i, unsigned long long other,
+                                      int max_waves, unsigned long long limit) {
+  const rt_device *d = &g.dev[c->k->dev];
+  double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
+  for (int w = 1; w <= max_waves; w++) {
+    unsigned long long q = orion_plan_chunk(w, d->sms, per_sm(c, i), other, CHUNK_TOL, NULL);
+    if (q == 0 || q > limit)
+      return 0;
+    if (rate * (double)(q * other) >= PROBE_MIN_MS)
+      return q;
+  }
+  return 0;
+}
+
 /* Split a launch into chunks along one grid dimension and tune on them:
  * the tuner's candidate runs `waves` waves at its own occupancy (one wave
  * for a probe, tune.h step 6), and the rest of the grid runs the choice
@@ -1145,15 +1162,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     int i = next_cand(c, blocks);
     if (atomic_load(&c->final) >= 0 || !orion_tuner_wants_probe(&c->tuner))
       return -1;
-    unsigned long long q = 0;
-    double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
-    for (int w = 1; w <= PROBE_MAX_WAVES && q == 0; w++) {
-      unsigned long long qw = CHUNK(w, i);
-      if (qw == 0 || 2 * qw > g3[dim])
-        break;
-      if (rate * (double)(qw * other) >= PROBE_MIN_MS)
-        q = qw;
-    }
+    unsigned long long q = probe_chunk(c, i, other, PROBE_MAX_WAVES, g3[dim] / 2);
     if (q == 0)
       return -1;
     c->split_launches++;
@@ -1174,9 +1183,8 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     unsigned long long q = 0;
     int probe = 0;
     if (f < 0 && orion_tuner_wants_probe(&c->tuner)) {
-      q = CHUNK(1, i);
-      double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
-      probe = q > 0 && rate * (double)(q * other) >= PROBE_MIN_MS;
+      q = probe_chunk(c, i, other, 1, ~0ull);
+      probe = q > 0;
     }
     if (f < 0 && !probe)
       q = CHUNK(waves, i);

@@ -170,7 +170,7 @@ static void decide(orion_tuner *t) {
   }
   /* The candidate's cold sample is beyond the stop by no more than the
    * penalty explains: measure it again, warm. */
-  if (d > t->cfg.stop && cc->cold > cb->cold && cc->n == 1 && !cb->cold &&
+  if (d > t->cfg.stop && cc->cold && cc->n == 1 && !cb->cold &&
       (orion_tuner_median(t, cur) - t->penalty / cc->cold_work) / orion_tuner_median(t, best) -
               1 <=
           t->cfg.stop + u) {
@@ -301,7 +301,7 @@ static double first_launch(orion_tuner *t, int cand, double ms, double work) {
  * A warm sample replaces a cold one (once: the candidate is warm then). */
 static void walk_feed(orion_tuner *t, int cand, double ms, double work) {
   orion_tune_cand *c = &t->c[cand];
-  if (c->cold && c->warm) {
+  if (c->cold) { /* set by an earlier first launch: the candidate is warm now */
     c->cold = 0;
     c->n = 0;
     c->work_min = 0;
