@@ -35,6 +35,7 @@
   X(cuStreamIsCapturing, (CUstream, CUstreamCaptureStatus *), 1)                     \
   X(cuStreamCreate, (CUstream *, unsigned), 1)                                       \
   X(cuStreamSynchronize, (CUstream), 1)                                              \
+  X(cuStreamQuery, (CUstream), 0)                                                    \
   X(cuMemcpyDtoHAsync, (void *, CUdeviceptr, size_t, CUstream), 1)                   \
   X(cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode *), 1)
 

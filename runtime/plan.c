@@ -1,5 +1,5 @@
-/* plan.c - Pareto pruning of clones, the round guard and chunk sizes; see
- * plan.h for the reasoning.  Contract: pure functions, no allocation. */
+/* plan.c - Pareto pruning of clones, the round guard, chunk sizes, idle
+ * padding and the walk's direction; see plan.h for the reasoning.  Contract: pure functions, no allocation. */
 #include "plan.h"
 
 void orion_plan_pareto(int n, const int *regs, const int *warps, const int *is_clone, int *keep) {
@@ -63,4 +63,14 @@ unsigned long long orion_plan_chunk(double waves, int sms, int per_sm, unsigned 
   if (inflation)
     *inflation = best_inf;
   return best;
+}
+
+int orion_plan_pad_idle(unsigned long long blocks, int sms, int pad_per_sm) {
+  return blocks > 0 && orion_plan_rounds(blocks, sms, pad_per_sm) == 1;
+}
+
+int orion_plan_direction(int orig, int cons, int dir) {
+  if (cons >= 0 && cons != orig)
+    return cons > orig ? 1 : -1;
+  return dir < 0 ? -1 : 1;
 }

@@ -26,6 +26,22 @@
  * orion_plan_chunk picks, in [qmin, 3 qmin] slices, the smallest count whose
  * inflation (empty slots of the last round over the blocks) is within tol,
  * else the one with the least.
+ *
+ * Idle padding: a padding version runs the original's binary and only
+ * limits how many of its blocks an SM holds.  The block scheduler spreads
+ * a grid over the SMs, so a launch of B blocks puts ceil(B / S) on an SM;
+ * when that is within the padding version's limit, the limit never binds
+ * and the version runs exactly as the original (srad's roi_stats: 1 block;
+ * gaussian's fan1: 12 blocks on 132 SMs).  Timing it would only measure
+ * noise.
+ *
+ * Direction: the compiler predicts the direction from max-live and emits
+ * its conservative version as the first step that way (Fig. 8), assuming
+ * the original's registers from max-live.  ptxas decides the real counts:
+ * on fdtd3d the original takes 48 registers (40 warps per SM) against a
+ * max-live of 127, while the version capped at 80 takes 75 (24 warps), so
+ * the conservative version lands below the original.  The walk then starts
+ * toward it, where the compiler's first step really is.
  */
 #ifndef ORION_RT_PLAN_H
 #define ORION_RT_PLAN_H
@@ -52,6 +68,16 @@ int orion_plan_round_guard(unsigned long long blocks, int sms, int orig_per_sm, 
  * arguments. */
 unsigned long long orion_plan_chunk(double waves, int sms, int per_sm, unsigned long long other,
                                     double tol, double *inflation);
+
+/* 1 when a launch of `blocks` blocks on sms SMs never puts more than
+ * pad_per_sm blocks on one SM (the padding version's limit does not bind). */
+int orion_plan_pad_idle(unsigned long long blocks, int sms, int pad_per_sm);
+
+/* The walk's first direction (+1 toward more warps, -1 fewer) over
+ * candidates sorted by warps: toward the conservative version `cons` when
+ * there is one other than the original `orig`, else the compiler's
+ * `dir`. */
+int orion_plan_direction(int orig, int cons, int dir);
 
 #ifdef __cplusplus
 }

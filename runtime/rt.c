@@ -123,10 +123,13 @@ typedef struct rt_config {
   pthread_mutex_t mu;
   orion_tuner tuner;
   CUevent ev[2];
+  int idle_checked;   /* idle padding versions looked for (next_cand) */
   atomic_int failed[MAX_CANDS]; /* launches of each version that failed (then dropped) */
   int pending; /* candidate timed by ev, or -1 */
   int pending_probe; /* ... on a probe chunk (tune.h, step 6) */
   double pending_work; /* blocks it ran */
+  double pending_host_us; /* ORION_DEBUG: host time from the first event to the second */
+  int pending_idle; /* ORION_DEBUG: the stream was idle before the first event */
   struct rt_config *next, *list_next;
 } rt_config;
 
@@ -437,6 +440,15 @@ static void discover(rt_kernel *k, const orion_site *site) {
   if (g.debug)
     ts[4] = now_us();
   k->bin[0].fn = orig;
+  /* Load the original now, as its clones are below (under lazy loading,
+   * CUDA's default, its first launch would), so discovery pays every load
+   * and ORION_DEBUG's figure covers them.  It did not make the original's
+   * first timed launch faster: that is the host's submission (see timed). */
+  double tl = g.debug ? now_us() : 0;
+  if (g.api.cuFuncLoad)
+    g.api.cuFuncLoad(orig);
+  if (g.debug)
+    load_us += now_us() - tl;
   strcpy(k->bin[0].tag, "orig");
   k->bin[0].role = ORION_ROLE_ORIGINAL;
   g.api.cuFuncGetAttribute(&k->bin[0].regs, CU_FUNC_ATTRIBUTE_NUM_REGS, orig);
@@ -489,7 +501,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
     load_us += now_us() - t0;
     fprintf(stderr,
             "orion: debug: %s: function %.0f us, global %.0f us, record copy %.0f us, "
-            "parameters %.0f us, clones %.0f us (loading them and the split clone %.0f us)\n",
+            "parameters %.0f us, clones %.0f us (loading the binaries %.0f us)\n",
             k->name, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], ts[4] - ts[3],
             ts[5] - ts[4], load_us);
   }
@@ -853,13 +865,21 @@ static void config_init(rt_config *c) {
       }
     }
     if (final < 0) {
-      int shares[MAX_CANDS];
-      for (int i = 0; i < c->n; i++)
+      int shares[MAX_CANDS], cons = -1;
+      for (int i = 0; i < c->n; i++) {
         shares[i] = c->c[i].bin == 0;
+        if (k->bin[c->c[i].bin].role == ORION_ROLE_CONSERVATIVE && !c->c[i].pad)
+          cons = i;
+      }
+      int dir = orion_plan_direction(
+          c->orig, cons, k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1);
+      if (g.debug && dir != (k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1))
+        fprintf(stderr, "orion: debug: %s: the walk starts toward %s, the conservative version "
+                        "(%d warps/SM; the original %d)\n",
+                k->name, c->c[cons].tag, c->c[cons].warps, c->c[c->orig].warps);
       orion_tuner_init(&c->tuner, g.mode == MODE_EXHAUSTIVE ? ORION_TUNE_EXHAUSTIVE
                                                             : ORION_TUNE_ADAPTIVE,
-                       c->n, c->orig, k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1,
-                       shares, NULL);
+                       c->n, c->orig, dir, shares, NULL);
       if (g.api.cuEventCreate(&c->ev[0], CU_EVENT_DEFAULT) ||
           g.api.cuEventCreate(&c->ev[1], CU_EVENT_DEFAULT)) {
         final = c->orig; /* cannot time: stay on the original */
@@ -1017,9 +1037,10 @@ static void resolve_pending(rt_config *c) {
   if (ok) {
     if (g.debug)
       fprintf(stderr, "orion: debug: tune %s launch %ld: %s%s %.0f blocks %.4f ms (%.3f us per "
-                      "1000 blocks)\n",
+                      "1000 blocks; host %.1f us%s)\n",
               c->k->name, atomic_load(&c->launches), c->c[c->pending].tag,
-              c->pending_probe ? " probe" : "", c->pending_work, ms, ms * 1e6 / c->pending_work);
+              c->pending_probe ? " probe" : "", c->pending_work, ms, ms * 1e6 / c->pending_work,
+              c->pending_host_us, c->pending_idle ? ", idle stream" : "");
     if (c->pending_probe)
       orion_tuner_feed_probe(&c->tuner, c->pending, ms, c->pending_work);
     else
@@ -1040,6 +1061,19 @@ static int per_sm(const rt_config *c, int i) {
  * c->mu held. */
 static int next_cand(rt_config *c, unsigned long long blocks) {
   rt_device *d = &g.dev[c->k->dev];
+  if (g.mode == MODE_ADAPTIVE && d->known && !c->idle_checked && c->tuner.launches == 0 &&
+      !orion_tuner_settled(&c->tuner)) {
+    /* Idle padding (plan.h), on the configuration's first tuning launch. */
+    c->idle_checked = 1;
+    for (int i = 0; i < c->n; i++)
+      if (i != c->orig && c->c[i].bin == 0 && c->c[i].pad &&
+          orion_plan_pad_idle(blocks, d->sms, per_sm(c, i)) && orion_tuner_same(&c->tuner, i) &&
+          g.debug)
+        fprintf(stderr, "orion: debug: tune %s: %s left out: %llu blocks never put %d on an SM, "
+                        "it runs as the original\n",
+                c->k->name, c->c[i].tag, blocks, per_sm(c, i));
+    publish(c);
+  }
   for (;;) {
     int i = orion_tuner_next(&c->tuner);
     if (g.mode != MODE_ADAPTIVE || orion_tuner_settled(&c->tuner) || i == c->orig || !d->known ||
@@ -1055,14 +1089,26 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
 }
 
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
- * [off, off + count) of dimension dim, `work` blocks in all).  c->mu held. */
+ * [off, off + count) of dimension dim, `work` blocks in all).  c->mu held.
+ * On a stream with nothing queued the events also time the host's
+ * submission of the launch (5-8 us, 13-60 us for a binary's first launch
+ * on an H200: ORION_DEBUG prints it); the tuner's cold samples (tune.h,
+ * step 1) cover the first launches.  Making the stream wait for the host
+ * (cuStreamWaitValue32 on a word the host sets after queuing the launch)
+ * removed the gap but deadlocked 8 host threads in exhaustive mode
+ * (test/gpu/rt_robust): a thread's launch can block on a hardware queue
+ * that another stream's wait holds. */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, int probe) {
   int failed = 0;
   CUstream s = cu_stream(L->stream, L->site);
+  int idle = g.debug && g.api.cuStreamQuery && g.api.cuStreamQuery(s) == CUDA_SUCCESS;
+  double h0 = g.debug ? now_us() : 0;
   int t0 = g.api.cuEventRecord(c->ev[0], s) == CUDA_SUCCESS;
   int rc = launch_cand(c, i, L, dim, off, count, &failed);
   int t1 = t0 && g.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
+  c->pending_host_us = g.debug ? now_us() - h0 : 0;
+  c->pending_idle = idle;
   if (failed) {
     drop(c, i);
   } else if (rc == 0 && t1) {

@@ -398,6 +398,29 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
   walk_feed(t, cand, ms, work);
 }
 
+int orion_tuner_same(orion_tuner *t, int cand) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase == PH_DONE || cand < 0 || cand >= t->n ||
+      cand == t->orig || dropped(t, cand) || t->c[cand].n != 0 || t->resample == cand)
+    return 0;
+  t->c[cand].same = 1;
+  t->c[cand].n = -1; /* out of the walk and of the choice, as a dropped one */
+  int live = 0;
+  for (int i = 0; i < t->n; i++)
+    live += i != t->orig && !dropped(t, i);
+  if (!live) { /* only the original is left */
+    t->resample = -1;
+    t->final = t->best = t->orig;
+    t->phase = PH_DONE;
+    return 1;
+  }
+  if (t->phase == PH_WALK && t->cur == cand) {
+    t->cur = step(t, cand, t->dir);
+    if (t->cur < 0)
+      end_walk(t);
+  }
+  return 1;
+}
+
 void orion_tuner_drop(orion_tuner *t, int cand) {
   if (cand < 0 || cand >= t->n || cand == t->orig || dropped(t, cand))
     return;

@@ -53,7 +53,11 @@
  *      than a four-wave chunk on an H200, measured), hence the wide band;
  *   7. predicted stops: the caller may skip the candidate the walk reaches
  *      when a model predicts it much slower (orion_tuner_skip; the round
- *      guard of plan.h); it then counts as a stop without a launch.
+ *      guard of plan.h); it then counts as a stop without a launch;
+ *   8. candidates that cannot differ: the caller may mark a candidate that
+ *      would run exactly as the original (orion_tuner_same: a padding
+ *      version on a grid that never fills an SM up to its limit); it is
+ *      left out, and when only the original is left, nothing is timed.
  * Exhaustive: every candidate runs `exhaustive_samples` times after one
  * warm-up launch, round robin (so work that drifts from launch to launch
  * reaches every candidate alike); the choice is the fastest median.
@@ -97,6 +101,7 @@ typedef struct orion_tune_cand {
   double cold_work;        /* the work of that sample */
   int probed;              /* ran a probe chunk */
   int skipped;             /* predicted much slower, never launched */
+  int same;                /* runs as the original would (orion_tuner_same) */
   int n;                   /* samples */
   double work_min;         /* smallest work of a sample (0: none) */
   double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
@@ -144,6 +149,13 @@ void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work);
  * stop without launching it (see 7).  Returns 1 if the tuner moved on, 0
  * when cand is not the walk's untried candidate (nothing changes). */
 int orion_tuner_skip(orion_tuner *t, int cand);
+/* Candidate `cand` would run exactly as the original does (a padding
+ * version whose limit on blocks per SM the launches never reach, see 8):
+ * it is never launched nor chosen, and the walk passes over it as over a
+ * tie.  When no other candidate is left, the tuner settles on the original
+ * at once.  Returns 1 if cand was marked, 0 when it is the original,
+ * measured already, or the tuner is not adaptive or has settled. */
+int orion_tuner_same(orion_tuner *t, int cand);
 /* A candidate failed to launch: it is never chosen; the original is used
  * instead of it. */
 void orion_tuner_drop(orion_tuner *t, int cand);

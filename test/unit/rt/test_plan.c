@@ -84,5 +84,27 @@ int main(void) {
             orion_plan_chunk(1, 132, 0, 120, 0.03, NULL) == 0 &&
             orion_plan_chunk(1, 132, 3, 0, 0.03, NULL) == 0,
         "bad input");
+
+  /* Idle padding (H200, 132 SMs).  srad's roi_stats launches 1 block and
+   * gaussian's fan1 12: no padding limit (2 to 6 blocks per SM) binds.
+   * 264 blocks put 2 on an SM: idle at 2, binding at 1.  An empty launch or
+   * a version that cannot run never counts as idle. */
+  CHECK(orion_plan_pad_idle(1, 132, 2) && orion_plan_pad_idle(12, 132, 1), "roi_stats, fan1");
+  CHECK(orion_plan_pad_idle(264, 132, 2) && !orion_plan_pad_idle(264, 132, 1) &&
+            !orion_plan_pad_idle(265, 132, 2),
+        "two blocks per SM");
+  CHECK(!orion_plan_pad_idle(0, 132, 2) && !orion_plan_pad_idle(12, 132, 0) &&
+            !orion_plan_pad_idle(12, 0, 2),
+        "idle padding, bad input");
+
+  /* Direction.  fdtd3d's candidates by warps: p16, r80 (conservative),
+   * orig, r32; the compiler predicted increasing: the walk starts down,
+   * toward r80.  hotspot (orig, r80 conservative above it) and a kernel
+   * with no conservative version keep the compiler's direction. */
+  CHECK(orion_plan_direction(2, 1, 1) == -1, "fdtd3d starts toward r80");
+  CHECK(orion_plan_direction(1, 2, 1) == 1, "hotspot: as predicted");
+  CHECK(orion_plan_direction(3, -1, -1) == -1 && orion_plan_direction(3, -1, 1) == 1,
+        "no conservative version: the compiler's");
+  CHECK(orion_plan_direction(2, 2, -1) == -1, "conservative merged into the original");
   return CHECK_DONE();
 }

@@ -435,5 +435,44 @@ int main(void) {
   CHECK(t.launches == 0 && !orion_tuner_settled(&t), "junk ignored");
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 1, 0, 1, NULL, NULL);
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "single candidate");
+
+  /* backprop's layer_forward, H200 figures: orig 2.5, p48 3.4 per unit.
+   * The host's submission of the program's first launch (in the events)
+   * made the original's first sample 1.7x its warm time (here 1.5x): it
+   * looked slower than p48 and ran again, warm: three launches. */
+  static const double lf[] = {1.45, 1.40, 1.36, 1.00};
+  sim g2c = {lf, 4, 3, -1, pad3, 0, 500, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
+  launches = run(&g2c, &chosen);
+  CHECK(chosen == 3 && launches == 3, "layer_forward chose %d in %d", chosen, launches);
+
+  /* Idle padding (orion_tuner_same).  srad's roi_stats launches one block:
+   * no padding version's limit binds, all three run as the original, and
+   * the tuner settles on it with nothing timed. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
+  CHECK(!orion_tuner_same(&t, 3), "the original is never marked");
+  CHECK(orion_tuner_same(&t, 0) && orion_tuner_same(&t, 1) && !orion_tuner_settled(&t),
+        "two of three marked, not settled");
+  CHECK(orion_tuner_same(&t, 2) && orion_tuner_settled(&t) && orion_tuner_next(&t) == 3 &&
+            t.launches == 0,
+        "all marked: settled on the original, nothing timed");
+  CHECK(!orion_tuner_same(&t, 1), "settled: nothing marked");
+  /* Only p48 idle (a grid that fills two of its three blocks per SM): the
+   * walk goes from the original straight to p32; marking the walk's
+   * current candidate moves it on; a measured candidate is refused. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
+  CHECK(orion_tuner_same(&t, 2), "p48 marked");
+  orion_tuner_feed(&t, 3, 1.0, 1);
+  CHECK(orion_tuner_next(&t) == 1, "walk skips p48: next %d", orion_tuner_next(&t));
+  orion_tuner_feed(&t, 1, 1.001, 1);
+  CHECK(!orion_tuner_same(&t, 1), "measured: refused");
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
+  orion_tuner_feed(&t, 3, 1.0, 1);
+  CHECK(orion_tuner_same(&t, 2) && orion_tuner_next(&t) == 1, "current marked: walk on to %d",
+        orion_tuner_next(&t));
+  CHECK(orion_tuner_same(&t, 1) && orion_tuner_same(&t, 0) && orion_tuner_settled(&t) &&
+            orion_tuner_next(&t) == 3 && t.launches == 1,
+        "marked to the end: the original");
+  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 4, 3, -1, pad3, NULL);
+  CHECK(!orion_tuner_same(&t, 0), "exhaustive: every candidate runs");
   return CHECK_DONE();
 }
