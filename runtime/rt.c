@@ -871,9 +871,9 @@ static void config_init(rt_config *c) {
         if (k->bin[c->c[i].bin].role == ORION_ROLE_CONSERVATIVE && !c->c[i].pad)
           cons = i;
       }
-      int dir = orion_plan_direction(
-          c->orig, cons, k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1);
-      if (g.debug && dir != (k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1))
+      int predicted = k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1;
+      int dir = orion_plan_direction(c->orig, cons, predicted);
+      if (g.debug && dir != predicted)
         fprintf(stderr, "orion: debug: %s: the walk starts toward %s, the conservative version "
                         "(%d warps/SM; the original %d)\n",
                 k->name, c->c[cons].tag, c->c[cons].warps, c->c[c->orig].warps);
@@ -1061,8 +1061,7 @@ static int per_sm(const rt_config *c, int i) {
  * c->mu held. */
 static int next_cand(rt_config *c, unsigned long long blocks) {
   rt_device *d = &g.dev[c->k->dev];
-  if (g.mode == MODE_ADAPTIVE && d->known && !c->idle_checked && c->tuner.launches == 0 &&
-      !orion_tuner_settled(&c->tuner)) {
+  if (g.mode == MODE_ADAPTIVE && d->known && !c->idle_checked && !orion_tuner_settled(&c->tuner)) {
     /* Idle padding (plan.h), on the configuration's first tuning launch. */
     c->idle_checked = 1;
     for (int i = 0; i < c->n; i++)
@@ -1091,7 +1090,7 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
  * [off, off + count) of dimension dim, `work` blocks in all).  c->mu held.
  * On a stream with nothing queued the events also time the host's
- * submission of the launch (5-8 us, 13-60 us for a binary's first launch
+ * submission of the launch (5-8 us, 13-35 us for a binary's first launch
  * on an H200: ORION_DEBUG prints it); the tuner's cold samples (tune.h,
  * step 1) cover the first launches.  Making the stream wait for the host
  * (cuStreamWaitValue32 on a word the host sets after queuing the launch)

@@ -145,6 +145,16 @@ static void end_walk(orion_tuner *t) {
   settle(t);
 }
 
+/* The walk's current candidate cand left the walk (dropped, or the same as
+ * the original): go on to the next one. */
+static void walk_past(orion_tuner *t, int cand) {
+  if (t->phase != PH_WALK || t->cur != cand)
+    return;
+  t->cur = step(t, cand, t->dir);
+  if (t->cur < 0)
+    end_walk(t);
+}
+
 static void start_walk(orion_tuner *t) {
   t->phase = PH_WALK;
   t->best = t->orig;
@@ -402,7 +412,6 @@ int orion_tuner_same(orion_tuner *t, int cand) {
   if (t->mode != ORION_TUNE_ADAPTIVE || t->phase == PH_DONE || cand < 0 || cand >= t->n ||
       cand == t->orig || dropped(t, cand) || t->c[cand].n != 0 || t->resample == cand)
     return 0;
-  t->c[cand].same = 1;
   t->c[cand].n = -1; /* out of the walk and of the choice, as a dropped one */
   int live = 0;
   for (int i = 0; i < t->n; i++)
@@ -413,11 +422,7 @@ int orion_tuner_same(orion_tuner *t, int cand) {
     t->phase = PH_DONE;
     return 1;
   }
-  if (t->phase == PH_WALK && t->cur == cand) {
-    t->cur = step(t, cand, t->dir);
-    if (t->cur < 0)
-      end_walk(t);
-  }
+  walk_past(t, cand);
   return 1;
 }
 
@@ -441,9 +446,7 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
   if (t->phase == PH_EXH) {
     if (t->cur == cand)
       exh_advance(t);
-  } else if (t->phase == PH_WALK && t->cur == cand) {
-    t->cur = step(t, cand, t->dir);
-    if (t->cur < 0)
-      end_walk(t);
+  } else {
+    walk_past(t, cand);
   }
 }

@@ -101,7 +101,6 @@ typedef struct orion_tune_cand {
   double cold_work;        /* the work of that sample */
   int probed;              /* ran a probe chunk */
   int skipped;             /* predicted much slower, never launched */
-  int same;                /* runs as the original would (orion_tuner_same) */
   int n;                   /* samples */
   double work_min;         /* smallest work of a sample (0: none) */
   double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
