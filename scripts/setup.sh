@@ -5,11 +5,15 @@
 #                               then run the main job (scripts/demo.sh)
 #   scripts/setup.sh --no-demo  everything but the demo (used by test.sh)
 #
-# Installs: Debian llvm-22-dev clang-22 libclang-22-dev llvm-22-tools
-# libelf-dev cmake (+ compilers, python3-pip); PyPI nvidia-cuda-nvdisasm and
+# Installs: Debian llvm-22-dev clang-22 clang-tools-22 (clang-linker-wrapper,
+# which clang's CUDA link runs) libclang-22-dev libclang-rt-22-dev (libFuzzer
+# and the sanitizers) llvm-22-tools (FileCheck, lit) libelf-dev cmake
+# (+ compilers, python3-pip); PyPI nvidia-cuda-nvdisasm and
 # nvidia-cuda-cuobjdump (test oracles) into build/pytools, so the system
 # Python is never touched.  The CUDA 13 toolkit must be at $CUDA_PATH
-# (default /usr/local/cuda); Debian does not package it.
+# (default /usr/local/cuda); Debian does not package it.  After installing,
+# every program and library the build and the tests run is checked; a
+# missing one is an error naming it.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${ORION_BUILD_DIR:-$root/build}
@@ -26,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
 fi
 
-debs="llvm-22-dev clang-22 libclang-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip"
+debs="llvm-22-dev clang-22 clang-tools-22 libclang-22-dev libclang-rt-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip"
 missing=
 for p in $debs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -38,6 +42,20 @@ if [ -n "$missing" ]; then
 fi
 
 [ -x "$cuda/bin/ptxas" ] || die "no CUDA toolkit at $cuda (ptxas missing); install CUDA 13 or set CUDA_PATH"
+
+# Everything the build and the tests run, checked after installing: a name
+# missing here would otherwise surface as a failed test far from its cause.
+llvm=/usr/lib/llvm-22
+for t in "$llvm/bin/clang" "$llvm/bin/clang++" "$llvm/bin/clang-linker-wrapper" "$llvm/bin/opt" \
+         "$llvm/bin/llc" "$llvm/bin/FileCheck" "$llvm/bin/not" "$llvm/bin/lit" \
+         "$cuda/bin/nvcc" "$cuda/bin/ptxas" "$cuda/bin/fatbinary" "$cuda/bin/nvlink"; do
+  [ -x "$t" ] || die "missing $t after installing packages (Debian: $debs)"
+done
+[ -f "$cuda/include/cuda.h" ] || die "missing $cuda/include/cuda.h: the CUDA toolkit at $cuda is incomplete"
+ls "$llvm"/lib/clang/*/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1 ||
+  die "missing libFuzzer (libclang_rt.fuzzer) under $llvm/lib/clang: install libclang-rt-22-dev"
+ls "$llvm"/lib/libclang.so* "$llvm"/lib/libclang-22.so* >/dev/null 2>&1 ||
+  die "missing libclang under $llvm/lib: install libclang-22-dev"
 
 pytools=$build/pytools
 if [ ! -x "$pytools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$pytools/nvidia/cu13/bin/cuobjdump" ]; then
