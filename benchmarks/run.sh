@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmarks/run.sh - the paper's evaluation (Fig. 11-15) on a GPU (issue 6).
+# benchmarks/run.sh - the paper's evaluation (Fig. 11-15) on a GPU.
 #
 #   run.sh build <dir>              build every program of benchmarks/programs
 #                                   with nvcc -O3, clang -O3, orion-cc and (if

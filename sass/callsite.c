@@ -1,5 +1,5 @@
 /* callsite.c - where the compressible stack's moves and restores go at a
- * call site, and the register they pass through (issue 5 item 4; paper
+ * call site, and the register they pass through (paper
  * section 3.2: the caller's live slots above the compressed height move
  * below it before the call and back after it).
  *

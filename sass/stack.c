@@ -1,5 +1,5 @@
 /* stack.c - where each frame slot of a kernel's call tree goes in the
- * per-thread shared region (issue 5 item 4; paper section 3.2, Table 1 and
+ * per-thread shared region (paper section 3.2, Table 1 and
  * Theorem 1: the compressible stack).
  *
  * Input: a safe kernel whose callees (whole-program ptxas output: CALL.REL

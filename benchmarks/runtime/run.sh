@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmarks/runtime/run.sh - liborionrt's acceptance figures (issue 4).
+# benchmarks/runtime/run.sh - liborionrt's acceptance figures.
 #
 #   run.sh build <outdir>            build overhead.cu, the benchmark
 #                                    programs with orion-cc and the CUPTI

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tuning.py - how well liborionrt's adaptive selection does on the
-benchmark programs (issue 4 acceptance): Orion-Select, tuning included,
+benchmark programs: Orion-Select, tuning included,
 against the best version exhaustive search finds, kernel by kernel; and the
 launches tuning takes.
 
@@ -21,7 +21,7 @@ the program:
   kernel GPU ms   per original kernel, the sum over all its executions
                   (its clones' and chunks' too) in one run;
   best/Select     median over rounds of best's sum over median of Select's:
-                  >= 0.98 is "within 2 %" (issue 4);
+                  >= 0.98 is "within 2 %";
   rounds          the same ratio round by round (paired runs), min..max;
 and per program, as the program reports it:
   total ms        its event-timed section summed over all repetitions

@@ -1,4 +1,4 @@
-/* bench.c - time versions of the same kernel side by side (issue 5's
+/* bench.c - time versions of the same kernel side by side (the rewrite's
  * benchmark: local-memory spills vs the SASS rewrite vs ptxas's
  * enable_smem_spilling pragma).
  *

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh - issue 5's benchmark: spilling kernels with their frame in local
+# run.sh - the SASS rewrite's benchmark: spilling kernels with their frame in local
 # memory (ptxas), in shared memory through ptxas's enable_smem_spilling
 # pragma (orion-ptxas --orion-spill=pragma, launch bounds known: ptxas at
 # its best), and through Orion's SASS rewrite (orion-sass rewrite: the

@@ -1,5 +1,5 @@
 /* orion/sassrw.h - stack-frame analysis and the frame-to-shared-memory
- * rewrite of sm_90 cubins (issue 5, items 3 and 4).
+ * rewrite of sm_90 cubins.
  *
  * Analysis (sass/frame.c).  orion_sassrw_analyze() decodes every function
  * of a cubin (include/orion/sass.h) and records, per function: the basic

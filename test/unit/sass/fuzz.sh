@@ -18,7 +18,7 @@ skip() { # skip REASON: 77 (skipped) on a developer's machine, 1 (failed) in CI
   echo "error: $1 (CI: fuzz targets must run; scripts/setup.sh installs libclang-rt-22-dev)"; exit 1
 }
 [ -x "$clang" ] || skip "no $clang"
-mkdir -p "$out/corpus" "$out/seeds"
+mkdir -p "$out/corpus" "$out/seed"
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$out/probe.c"
 "$clang" -fsanitize=fuzzer "$out/probe.c" -o "$out/probe" 2>/dev/null ||
   skip "$clang cannot link -fsanitize=fuzzer"
@@ -31,14 +31,14 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (voi
 n=0
 for s in "$@"; do
   for f in $( [ -d "$s" ] && ls "$s"/*.cubin 2>/dev/null || echo "$s"); do
-    [ -s "$f" ] && cp "$f" "$out/seeds/" && n=$((n + 1))
+    [ -s "$f" ] && cp "$f" "$out/seed/" && n=$((n + 1))
   done
 done
 [ "$n" -gt 0 ] || echo "note: no seed cubins found; fuzzing from an empty corpus"
 cd "$out" || exit 1
 # -rss_limit: cubins are small; a reader that balloons is a bug.
 ./fuzz_cubin -max_total_time="$secs" -max_len=262144 -rss_limit_mb=2048 \
-  -print_final_stats=1 corpus seeds >fuzz.log 2>&1
+  -print_final_stats=1 corpus seed >fuzz.log 2>&1
 st=$?
 tail -25 fuzz.log
 ls crash-* leak-* oom-* timeout-* 2>/dev/null && exit 1
