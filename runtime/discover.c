@@ -1,0 +1,228 @@
+/* discover.c - step 1 of a launch (rt.c): on the first launch of a host
+ * stub on a device, find the kernel (cudaGetFuncBySymbol), its module
+ * (cuFuncGetModule), the compiler's record __orion_rec_<name>
+ * (cuModuleGetGlobal, read on a private non-blocking stream) and the
+ * clones <name>__orion_<tag> (cuModuleEnumerateFunctions, cuFuncGetName).
+ * No record: the kernel was not built with Orion and launches unchanged.
+ * Discovery waits for the copy, so it is deferred while the launch's
+ * stream captures a graph. */
+#include "state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- devices ----------------------------------------------------------- */
+rt_device *orion_rt_device(int dev) {
+  if (dev < 0 || dev >= MAX_DEVICES)
+    return NULL;
+  rt_device *d = &orion_rt.dev[dev];
+  if (!d->known) {
+    int sms = 0, thr = 0;
+    if (orion_rt.api.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) ||
+        orion_rt.api.cuDeviceGetAttribute(&thr, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+                                          dev) ||
+        orion_rt.api.cuDeviceGetName(d->name, (int)sizeof d->name, dev) ||
+        orion_rt.api.cuStreamCreate(&d->copy_stream, CU_STREAM_NON_BLOCKING))
+      return NULL;
+    for (char *p = d->name; *p; p++)
+      if (*p <= ' ' || *p > '~')
+        *p = '_';
+    d->sms = sms;
+    d->max_warps = thr / 32;
+    d->known = 1;
+  }
+  return d;
+}
+
+/* Does f take (at least) n parameters?  Only a query that succeeds: the
+ * driver has no parameter count, and a deliberately failing query would
+ * show up as an API error in compute-sanitizer and tools like it.  The
+ * record and the clones come from one compilation, so this guards against
+ * a record that is not f's (too many parameters), not a short count.
+ * Without cuFuncGetParamInfo (driver < 12.4) the record is trusted. */
+static int has_params(CUfunction f, int n) {
+  size_t off, size;
+  return !orion_rt.api.cuFuncGetParamInfo || n == 0 ||
+         orion_rt.api.cuFuncGetParamInfo(f, (size_t)n - 1, &off, &size) == CUDA_SUCCESS;
+}
+
+/* Load f now (under lazy loading, CUDA's default, its first launch would),
+ * so discovery pays every load; adds the host time to *load_us under
+ * ORION_DEBUG.  Loading did not make the original's first timed launch
+ * faster: that is the host's submission (see timed in rt.c). */
+static void load(CUfunction f, double *load_us) {
+  double t0 = orion_rt.debug ? orion_rt_now_us() : 0;
+  if (orion_rt.api.cuFuncLoad)
+    orion_rt.api.cuFuncLoad(f);
+  if (orion_rt.debug)
+    *load_us += orion_rt_now_us() - t0;
+}
+
+/* The original's name, module and decision record __orion_rec_<name>, read
+ * on the device's private stream; ts[1..4] get the host times of the steps
+ * under ORION_DEBUG.  0 when the kernel launches unchanged. */
+static int read_record(rt_kernel *k, CUfunction orig, CUmodule *mod, double *ts) {
+  const char *name = NULL;
+  if (orion_rt.api.cuFuncGetName(&name, orig) || !name || strlen(name) >= sizeof k->name - 16 ||
+      orion_rt.api.cuFuncGetModule(mod, orig))
+    return 0;
+  strcpy(k->name, name);
+  char sym[ORION_RECORD_KERNEL_MAX + 32];
+  snprintf(sym, sizeof sym, "%s%s", ORION_RECORD_PREFIX, k->name);
+  CUdeviceptr dp;
+  size_t size;
+  if (orion_rt.debug)
+    ts[1] = orion_rt_now_us();
+  if (orion_rt.api.cuModuleGetGlobal(&dp, &size, *mod, sym) != CUDA_SUCCESS)
+    return 0; /* not built with Orion */
+  if (orion_rt.debug)
+    ts[2] = orion_rt_now_us();
+  rt_device *d = orion_rt_device(k->dev);
+  char text[2048];
+  if (!d || size == 0 || size >= sizeof text ||
+      orion_rt.api.cuMemcpyDtoHAsync(text, dp, size, d->copy_stream) ||
+      orion_rt.api.cuStreamSynchronize(d->copy_stream)) {
+    orion_rt_warn(W_RECORD, "kernel %s: cannot read its decision record; launching it unchanged",
+                  k->name);
+    return 0;
+  }
+  text[size] = '\0';
+  if (orion_rt.debug)
+    ts[3] = orion_rt_now_us();
+  if (orion_record_parse(text, &k->rec) != ORION_OK || strcmp(k->rec.kernel, k->name)) {
+    orion_rt_warn(W_RECORD, "kernel %s: malformed decision record; launching it unchanged",
+                  k->name);
+    return 0;
+  }
+  int hp = k->rec.hidden_params, np = k->rec.n_params;
+  if (np < 0 || !has_params(orig, np) || np + hp > MAX_ARGS || (hp && hp != ORION_SPLIT_PARAMS)) {
+    orion_rt_warn(W_PARAMS, "kernel %s: parameters do not match its record; launching it unchanged",
+                  k->name);
+    return 0;
+  }
+  if (orion_rt.debug)
+    ts[4] = orion_rt_now_us();
+  return 1;
+}
+
+/* Clone f named <name>__orion_<tag>: the binary of the record's version
+ * `tag`, or the split clone. */
+static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_us) {
+  int hp = k->rec.hidden_params;
+  if (hp && !strcmp(tag, ORION_SPLIT_SUFFIX)) {
+    k->split_fn = f;
+    return;
+  }
+  for (int v = 0; v < k->rec.sel.n_versions && k->nbin < MAX_BIN; v++) {
+    const orion_version *ver = &k->rec.sel.versions[v];
+    if (ver->is_pad || ver->role == ORION_ROLE_ORIGINAL || strcmp(ver->tag, tag))
+      continue;
+    rt_bin *b = &k->bin[k->nbin];
+    memset(b, 0, sizeof *b);
+    strcpy(b->tag, ver->tag);
+    b->role = ver->role;
+    b->fn = f;
+    b->hidden = hp > 0;
+    load(f, load_us);
+    if (orion_rt.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS)
+      k->nbin++;
+  }
+}
+
+/* The module's functions named <name>__orion_<tag> with the record's
+ * parameters (cuModuleEnumerateFunctions, cuFuncGetName). */
+static void find_clones(rt_kernel *k, CUmodule mod, double *load_us) {
+  int np = k->rec.n_params + k->rec.hidden_params;
+  unsigned nf = 0;
+  if (orion_rt.api.cuModuleGetFunctionCount(&nf, mod) || nf == 0 || nf > 100000)
+    nf = 0;
+  CUfunction *fs = nf ? calloc(nf, sizeof *fs) : NULL;
+  if (fs && orion_rt.api.cuModuleEnumerateFunctions(fs, nf, mod))
+    nf = 0;
+  size_t nlen = strlen(k->name), ilen = strlen(ORION_CLONE_INFIX);
+  for (unsigned i = 0; fs && i < nf; i++) {
+    const char *fn = NULL;
+    if (orion_rt.api.cuFuncGetName(&fn, fs[i]) || !fn || strncmp(fn, k->name, nlen) ||
+        strncmp(fn + nlen, ORION_CLONE_INFIX, ilen))
+      continue;
+    if (has_params(fs[i], np))
+      add_clone(k, fs[i], fn + nlen + ilen, load_us);
+  }
+  free(fs);
+}
+
+/* Step 1 of rt.c's file comment.  Called with orion_rt.mu held. */
+static void discover(rt_kernel *k, const orion_site *site) {
+  cudaFunction_t f;
+  k->state = K_PLAIN;
+  /* ORION_DEBUG: host time of each step (function, global, record copy,
+   * parameters, enumeration) for the cost line. */
+  double ts[6] = {0}, load_us = 0;
+  if (orion_rt.debug)
+    ts[0] = orion_rt_now_us();
+  if (cudaGetFuncBySymbol(&f, k->stub) != cudaSuccess)
+    return;
+  CUfunction orig = (CUfunction)f;
+  CUmodule mod;
+  if (!read_record(k, orig, &mod, ts))
+    return;
+  k->bin[0].fn = orig;
+  load(orig, &load_us);
+  strcpy(k->bin[0].tag, "orig");
+  k->bin[0].role = ORION_ROLE_ORIGINAL;
+  orion_rt.api.cuFuncGetAttribute(&k->bin[0].regs, CU_FUNC_ATTRIBUTE_NUM_REGS, orig);
+  k->nbin = 1;
+  find_clones(k, mod, &load_us);
+  if (orion_rt.debug)
+    ts[5] = orion_rt_now_us();
+  if (k->split_fn)
+    load(k->split_fn, &load_us);
+  if (orion_rt.debug)
+    fprintf(stderr,
+            "orion: debug: %s: function %.0f us, global %.0f us, record copy %.0f us, "
+            "parameters %.0f us, clones %.0f us (loading the binaries %.0f us)\n",
+            k->name, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], ts[4] - ts[3], ts[5] - ts[4],
+            load_us);
+  k->module_key = orion_rt_module_key(site, k);
+  k->state = K_READY;
+}
+
+rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CUstream s) {
+  size_t h = (((size_t)stub >> 4) ^ (size_t)dev * 31u) % KHASH;
+  pthread_mutex_lock(&orion_rt.mu);
+  rt_kernel *k = orion_rt.kernels[h];
+  while (k && (k->stub != stub || k->dev != dev))
+    k = k->next;
+  if (!k) {
+    k = calloc(1, sizeof *k);
+    if (!k) {
+      pthread_mutex_unlock(&orion_rt.mu);
+      return NULL;
+    }
+    k->stub = stub;
+    k->dev = dev;
+    k->next = orion_rt.kernels[h];
+    orion_rt.kernels[h] = k;
+  }
+  if (k->state == K_NEW || k->state == K_DEFERRED) {
+    CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (orion_rt.api.cuStreamIsCapturing(s, &cs) != CUDA_SUCCESS ||
+        cs != CU_STREAM_CAPTURE_STATUS_NONE) {
+      k->state = K_DEFERRED; /* discover after the capture */
+    } else {
+      cudaError_t before = orion_rt_save_error();
+      CUstreamCaptureMode cm = orion_rt_relax_capture();
+      double t0 = orion_rt.debug ? orion_rt_now_us() : 0;
+      discover(k, site);
+      if (orion_rt.debug)
+        fprintf(stderr, "orion: debug: discovery of %s: %d binaries%s, %.0f us\n",
+                k->name[0] ? k->name : "(unnamed)", k->nbin, k->split_fn ? " + split" : "",
+                orion_rt_now_us() - t0);
+      orion_rt_restore_capture(cm);
+      orion_rt_restore_error(before);
+    }
+  }
+  pthread_mutex_unlock(&orion_rt.mu);
+  return k->state == K_READY ? k : NULL;
+}

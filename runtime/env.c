@@ -1,0 +1,112 @@
+/* env.c - liborionrt's configuration from the environment (orion/rt.h
+ * lists the variables) and its start-up: a malformed value is warned about
+ * once and the default used. */
+#include "state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- environment -------------------------------------------------------- */
+static void parse_env(void) {
+  const char *m = getenv("ORION_MODE");
+  orion_rt.mode = MODE_ADAPTIVE;
+  if (m && *m) {
+    if (!strcmp(m, "off"))
+      orion_rt.mode = MODE_OFF;
+    else if (!strcmp(m, "static"))
+      orion_rt.mode = MODE_STATIC;
+    else if (!strcmp(m, "adaptive"))
+      orion_rt.mode = MODE_ADAPTIVE;
+    else if (!strcmp(m, "exhaustive"))
+      orion_rt.mode = MODE_EXHAUSTIVE;
+    else if (!strncmp(m, "fixed:", 6) && m[6] && strlen(m + 6) < sizeof orion_rt.fixed &&
+             !strpbrk(m + 6, " \t;:")) {
+      orion_rt.mode = MODE_FIXED;
+      strcpy(orion_rt.fixed, m + 6);
+    } else
+      orion_rt_warn(W_MODE,
+                    "ORION_MODE='%s' is not off, static, adaptive, exhaustive, fixed:<tag> or "
+                    "fixed:<kernel>=<tag>,...; using adaptive",
+                    m);
+  }
+  const char *dbg = getenv("ORION_DEBUG");
+  orion_rt.debug = dbg && *dbg && strcmp(dbg, "0");
+  const char *r = getenv("ORION_REPORT");
+  if (r && *r && strcmp(r, "0")) {
+    if (!strcmp(r, "1") || !strcmp(r, "table"))
+      orion_rt.report = 1;
+    else if (!strcmp(r, "json"))
+      orion_rt.report = 2;
+    else if (strlen(r) < sizeof orion_rt.report_path) {
+      orion_rt.report = 3;
+      strcpy(orion_rt.report_path, r);
+    } else
+      orion_rt_warn(W_REPORT, "ORION_REPORT path too long; no report");
+  }
+  const char *c = getenv("ORION_CACHE");
+  if (c && (!strcmp(c, "off") || !strcmp(c, "0") || !*c))
+    orion_rt.cache_path[0] = '\0';
+  else if (c) {
+    if (snprintf(orion_rt.cache_path, sizeof orion_rt.cache_path, "%s", c) >=
+        (int)sizeof orion_rt.cache_path) {
+      orion_rt_warn(W_CACHE_READ, "ORION_CACHE path too long; cache off");
+      orion_rt.cache_path[0] = '\0';
+    }
+  } else {
+    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+    if (x && *x == '/')
+      snprintf(orion_rt.cache_path, sizeof orion_rt.cache_path, "%s/orion/decisions", x);
+    else if (h && *h == '/')
+      snprintf(orion_rt.cache_path, sizeof orion_rt.cache_path, "%s/.cache/orion/decisions", h);
+  }
+}
+
+void orion_rt_init(void) {
+  parse_env();
+  if (orion_rt.mode == MODE_OFF)
+    return;
+  cudaError_t before = orion_rt_save_error();
+  const char *missing = orion_driver_api_load(&orion_rt.api);
+  if (missing) {
+    orion_rt_warn(W_DRIVER,
+                  "CUDA driver entry point %s unavailable (no GPU or driver?); kernels "
+                  "launch unchanged",
+                  missing);
+    orion_rt_restore_error(before);
+    return;
+  }
+  if (orion_rt.api.cuDriverGetVersion(&orion_rt.driver_version) != CUDA_SUCCESS)
+    orion_rt.driver_version = 0;
+  orion_rt_restore_error(before);
+  orion_rt.usable = 1;
+  atexit(orion_rt_at_exit);
+}
+
+/* The tag ORION_MODE=fixed:... names for kernel: the one tag, or the
+ * kernel's entry of a <kernel>=<tag>,... list ("orig" when not listed). */
+void orion_rt_fixed_tag(const char *kernel, char *tag, size_t n) {
+  if (!strchr(orion_rt.fixed, '=')) {
+    size_t l = strlen(orion_rt.fixed);
+    if (l < n)
+      memcpy(tag, orion_rt.fixed, l + 1);
+    else
+      tag[0] = '\0';
+    return;
+  }
+  snprintf(tag, n, "orig");
+  size_t kl = strlen(kernel);
+  for (const char *p = orion_rt.fixed; *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    const char *eq = memchr(p, '=', len);
+    if (eq && (size_t)(eq - p) == kl && !memcmp(p, kernel, kl)) {
+      size_t tl = len - kl - 1;
+      if (tl < n) {
+        memcpy(tag, eq + 1, tl);
+        tag[tl] = '\0';
+      }
+    }
+    p = end ? end + 1 : p + len;
+  }
+}

@@ -1,0 +1,128 @@
+/* exit.c - the runtime's work at exit (and on orion_rt_report): the
+ * report of what each configuration chose and why (report.h; ORION_REPORT)
+ * and the decisions tuning settled, saved to the decision cache
+ * (cache.h; ORION_CACHE). */
+#include "state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define ORION_EXPORT __attribute__((visibility("default")))
+
+/* Original's median time over candidate i's, or 0 when either is unmeasured. */
+static double measured_speedup(const rt_config *c, int i) {
+  double mo = orion_tuner_median(&c->tuner, c->orig), mi = orion_tuner_median(&c->tuner, i);
+  return mo > 0 && mi > 0 ? mo / mi : 0;
+}
+
+static int collect(orion_report_row **out) {
+  int n = 0;
+  for (rt_config *c = orion_rt.configs; c; c = c->list_next)
+    n++;
+  orion_report_row *rows = calloc((size_t)n + 1, sizeof *rows);
+  if (!rows)
+    return 0;
+  int i = 0;
+  for (rt_config *c = orion_rt.configs; c; c = c->list_next, i++) {
+    orion_report_row *r = &rows[i];
+    pthread_mutex_lock(&c->mu);
+    r->kernel = c->k->name;
+    r->bx = c->bx, r->by = c->by, r->bz = c->bz;
+    r->shmem = c->shmem;
+    r->mode = orion_rt_mode_names[orion_rt.mode];
+    r->source = c->source;
+    r->n = c->n;
+    r->orig = c->orig;
+    int f = atomic_load(&c->final);
+    r->chosen = f >= 0 ? f : c->tuner.best;
+    r->max_warps = orion_rt.dev[c->k->dev].max_warps;
+    for (int j = 0; j < c->n; j++) {
+      orion_report_cand *x = &r->c[j];
+      snprintf(x->tag, sizeof x->tag, "%s", c->c[j].tag);
+      x->warps = c->c[j].warps;
+      x->regs = c->k->bin[c->c[j].bin].regs;
+      x->pad = c->c[j].pad;
+      x->median_ms_per_kblock = orion_tuner_median(&c->tuner, j) * 1000;
+      x->samples = c->tuner.c[j].n > 0 ? c->tuner.c[j].n : 0;
+      x->failed = atomic_load(&c->failed[j]);
+    }
+    r->speedup = c->cached_speedup > 0  ? c->cached_speedup
+                 : r->chosen == r->orig ? 1.0
+                                        : measured_speedup(c, r->chosen);
+    r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
+    r->launches = atomic_load(&c->launches);
+    r->split_launches = c->split_launches;
+    r->settled_at = c->settled_at;
+    pthread_mutex_unlock(&c->mu);
+  }
+  *out = rows;
+  return n;
+}
+
+static void write_report(void) {
+  orion_report_row *rows = NULL;
+  int n = collect(&rows);
+  if (!rows)
+    return;
+  if (orion_rt.report == 1)
+    orion_report_table(stderr, rows, n);
+  else if (orion_rt.report == 2)
+    orion_report_json(stderr, rows, n);
+  else if (orion_rt.report == 3) {
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", orion_rt.report_path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    int ok = f != NULL;
+    if (f) {
+      orion_report_json(f, rows, n);
+      ok = !ferror(f);
+      ok = fclose(f) == 0 && ok;
+    }
+    if (!ok || rename(tmp, orion_rt.report_path) != 0) {
+      unlink(tmp);
+      orion_rt_warn(0, "cannot write the report to %s", orion_rt.report_path);
+    }
+  }
+  free(rows);
+}
+
+static void save_cache(void) {
+  if (!orion_rt.cache_path[0] || orion_rt.mode != MODE_ADAPTIVE)
+    return;
+  orion_cache mine = {0};
+  for (rt_config *c = orion_rt.configs; c; c = c->list_next) {
+    if (strcmp(c->source, "tuned"))
+      continue;
+    orion_cache_entry e;
+    orion_rt_cache_key(c, &e);
+    int f = atomic_load(&c->final);
+    snprintf(e.tag, sizeof e.tag, "%s", c->c[f].tag);
+    e.speedup = measured_speedup(c, f);
+    if (e.speedup <= 0)
+      e.speedup = 1.0;
+    e.iterations = c->iterations;
+    orion_cache_put(&mine, &e);
+  }
+  char err[512];
+  if (mine.n && orion_cache_save(&mine, orion_rt.cache_path, err, sizeof err) != 0)
+    orion_rt_warn(W_CACHE_WRITE, "cannot write the decision cache %s", err);
+  orion_cache_free(&mine);
+}
+
+ORION_EXPORT void orion_rt_report(void) {
+  pthread_mutex_lock(&orion_rt.mu);
+  write_report();
+  pthread_mutex_unlock(&orion_rt.mu);
+}
+
+void orion_rt_at_exit(void) {
+  pthread_mutex_lock(&orion_rt.mu);
+  if (orion_rt.report)
+    write_report();
+  save_cache();
+  pthread_mutex_unlock(&orion_rt.mu);
+}

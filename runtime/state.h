@@ -1,0 +1,183 @@
+/* state.h - liborionrt's shared state and the helpers every part of it
+ * uses.  The runtime's files, each one concern:
+ *   rt.c         the per-launch hot path: launching, timing, splitting
+ *   env.c        the environment (ORION_*) and start-up
+ *   discover.c   finding a kernel's record and versions (step 1 of rt.c)
+ *   candidates.c a configuration's candidates and its cache key (step 2)
+ *   exit.c       the work at exit: the report and the decision cache
+ *   state.c      the one global below, warnings, CUDA error and capture state
+ *
+ * Locking: orion_rt.mu guards the tables, the configuration list and the
+ * cache; each configuration's mu guards its tuner (taken after
+ * orion_rt.mu, never before); warnings have a leaf lock of their own.
+ * Settled configurations are read without locks (final is atomic; nothing
+ * is ever freed before exit).
+ */
+#ifndef ORION_RT_STATE_H
+#define ORION_RT_STATE_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cache.h"
+#include "cuda_api.h"
+#include "orion/record.h"
+#include "orion/rt.h"
+#include "tune.h"
+
+#define MAX_BIN (ORION_MAX_VERSIONS) /* binaries: the original and its clones */
+#define MAX_CANDS ORION_TUNE_MAX_CANDS
+#define MAX_ARGS 256
+#define MAX_DEVICES 64
+#define KHASH 256
+
+typedef enum rt_mode { MODE_OFF, MODE_STATIC, MODE_ADAPTIVE, MODE_EXHAUSTIVE, MODE_FIXED } rt_mode;
+
+typedef struct rt_bin {
+  char tag[ORION_TAG_MAX];
+  orion_role role;
+  CUfunction fn;
+  int hidden; /* takes the split parameters */
+  int regs;
+} rt_bin;
+
+typedef enum { K_NEW, K_DEFERRED, K_PLAIN, K_READY } k_state;
+
+typedef struct rt_kernel {
+  const void *stub;
+  int dev;
+  k_state state;
+  char name[ORION_RECORD_KERNEL_MAX];
+  orion_record rec;
+  rt_bin bin[MAX_BIN]; /* bin[0] is the original */
+  int nbin;
+  CUfunction split_fn; /* <name>__orion_split, or NULL */
+  unsigned long long module_key;
+  int warned_fixed;
+  struct rt_kernel *next;
+} rt_kernel;
+
+typedef struct rt_cand {
+  char tag[ORION_TAG_MAX];
+  int bin;
+  size_t pad; /* dynamic shared memory to launch with (0 = the launch's own) */
+  int warps;
+} rt_cand;
+
+typedef struct rt_config {
+  rt_kernel *k;
+  unsigned bx, by, bz;
+  size_t shmem;
+  rt_cand c[MAX_CANDS];
+  int n, orig, blocks_per_sm0;
+  const char *source;
+  atomic_int final; /* settled choice, or -1 */
+  atomic_long launches;
+  long split_launches;
+  long settled_at; /* the launch (1-based) during which tuning settled */
+  int iterations;
+  double cached_speedup;
+  pthread_mutex_t mu;
+  orion_tuner tuner;
+  CUevent ev[2];
+  int idle_checked;             /* idle padding versions looked for (next_cand) */
+  atomic_int failed[MAX_CANDS]; /* launches of each version that failed (then dropped) */
+  int pending;                  /* candidate timed by ev, or -1 */
+  int pending_probe;            /* ... on a probe chunk (tune.h, step 6) */
+  double pending_work;          /* blocks it ran */
+  double pending_host_us;       /* ORION_DEBUG: host time from the first event to the second */
+  int pending_idle;             /* ORION_DEBUG: the stream was idle before the first event */
+  struct rt_config *next, *list_next;
+} rt_config;
+
+typedef struct rt_device {
+  int known;
+  int sms, max_warps;
+  char name[ORION_CACHE_GPU_MAX];
+  CUstream copy_stream;
+} rt_device;
+
+typedef struct rt_globals {
+  pthread_once_t once;
+  int usable;
+  int debug; /* ORION_DEBUG=1: explain candidates on stderr */
+  rt_mode mode;
+  char fixed[4096]; /* fixed:<tag> or fixed:<kernel>=<tag>,... */
+  int report;       /* 0 none, 1 table on stderr, 2 JSON on stderr, 3 JSON to report_path */
+  char report_path[4096];
+  char cache_path[4096];
+  int driver_version;
+  orion_driver_api api;
+  pthread_mutex_t mu;
+  rt_kernel *kernels[KHASH];
+  rt_config *configs, *configs_tail;
+  rt_device dev[MAX_DEVICES];
+  orion_cache cache;
+  int cache_loaded;
+  unsigned warned;
+} rt_globals;
+
+/* The runtime's one global (internal: hidden from the shared library). */
+extern rt_globals orion_rt;
+extern const char *const orion_rt_mode_names[];
+
+/* ---- state.c ------------------------------------------------------------ */
+enum {
+  W_MODE = 1,
+  W_REPORT = 2,
+  W_CACHE_READ = 4,
+  W_CACHE_BAD = 8,
+  W_DRIVER = 16,
+  W_SITE = 32,
+  W_RECORD = 64,
+  W_LAUNCH = 128,
+  W_CACHE_WRITE = 256,
+  W_PARAMS = 512
+};
+/* One line "orion: warning: ..." on stderr, once per process per bit
+ * (bit 0: every time). */
+void orion_rt_warn(unsigned bit, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The program's pending CUDA error, to hand to orion_rt_restore_error after
+ * the runtime's own calls, so they never change what cudaGetLastError()
+ * returns next. */
+cudaError_t orion_rt_save_error(void);
+void orion_rt_restore_error(cudaError_t before);
+/* This thread's stream-capture mode set to relaxed (returns the old one)
+ * around the runtime's own waits, which are no part of any graph. */
+CUstreamCaptureMode orion_rt_relax_capture(void);
+void orion_rt_restore_capture(CUstreamCaptureMode m);
+/* Microseconds on the monotonic clock, for ORION_DEBUG's cost lines. */
+double orion_rt_now_us(void);
+
+/* ---- env.c: requires nothing; run once (pthread_once) ------------------- */
+void orion_rt_init(void);
+/* The tag ORION_MODE=fixed:... names for kernel into tag[n]. */
+void orion_rt_fixed_tag(const char *kernel, char *tag, size_t n);
+
+/* ---- discover.c: requires orion_rt.usable --------------------------------- */
+/* The device's figures, read once; NULL when dev is out of range or
+ * unreadable.  Called with orion_rt.mu held. */
+rt_device *orion_rt_device(int dev);
+/* The kernel behind host stub `stub` on device dev, discovered on first
+ * use (deferred while stream s captures); NULL when it launches plain. */
+rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CUstream s);
+
+/* ---- candidates.c -------------------------------------------------------- */
+/* Blocks of `block` threads per SM for f with smem bytes of dynamic shared
+ * memory; 0 when f cannot run such a block. */
+int orion_rt_occupancy(CUfunction f, int block, size_t smem);
+/* The configuration (k, block shape, dynamic smem), built on first use;
+ * NULL when out of memory. */
+rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem);
+/* A hash of the kernel's module (its fatbinary, else its record and
+ * registers) for the cache key.  Called with orion_rt.mu held. */
+unsigned long long orion_rt_module_key(const orion_site *site, const rt_kernel *k);
+/* The decision cache's key of c into *e (the tag and figures left zero). */
+void orion_rt_cache_key(const rt_config *c, orion_cache_entry *e);
+
+/* ---- exit.c: requires orion_rt.usable ------------------------------------ */
+void orion_rt_at_exit(void);
+
+#endif /* ORION_RT_STATE_H */
