@@ -131,6 +131,54 @@ static void add_cand(rt_config *c, const char *tag, int bin, size_t pad, int war
   x->warps = warps;
 }
 
+/* The original's dynamic shared memory limit as the program set it: the
+ * attribute, unless it still holds the value the runtime raised it to for
+ * padding versions.  Called with orion_rt.mu held. */
+int orion_rt_user_smem_limit(rt_kernel *k) {
+  int cur = 0;
+  if (orion_rt.api.cuFuncGetAttribute(&cur, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                      k->bin[0].fn))
+    return k->our_smem_limit ? k->user_smem_limit : 0;
+  if (k->our_smem_limit && cur == k->our_smem_limit)
+    return k->user_smem_limit;
+  k->our_smem_limit = 0; /* never raised, or the program set it since */
+  k->user_smem_limit = cur;
+  return cur;
+}
+
+/* Raise the original's dynamic shared memory limit to at least bytes for
+ * the padding versions, remembering the program's.  0 on success. */
+static int raise_orig(rt_kernel *k, size_t bytes) {
+  int user = orion_rt_user_smem_limit(k);
+  if ((size_t)user >= bytes)
+    return 0;
+  if (allow_smem(k->bin[0].fn, bytes))
+    return -1;
+  k->user_smem_limit = user;
+  k->our_smem_limit = (int)bytes;
+  return 0;
+}
+
+/* Whether launches of c's block shape and dynamic shared memory are
+ * within every limit the plain launch of the original is held to: the
+ * device's block dimensions and threads per block, the kernel's threads
+ * per block (registers, launch bounds) and the program's limit on its
+ * dynamic shared memory.  Only such configurations are ever tuned. */
+static int config_valid(rt_config *c) {
+  rt_kernel *k = c->k;
+  const rt_device *d = &orion_rt.dev[k->dev];
+  unsigned long long threads = (unsigned long long)c->bx * c->by * c->bz;
+  int maxt = 0;
+  if (!d->known || !threads || c->bx > d->max_block[0] || c->by > d->max_block[1] ||
+      c->bz > d->max_block[2] || threads > d->max_threads)
+    return 0;
+  if (orion_rt.api.cuFuncGetAttribute(&maxt, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                      k->bin[0].fn) ||
+      threads > (unsigned long long)maxt)
+    return 0;
+  return c->shmem <= (size_t)orion_rt_user_smem_limit(k);
+}
+
 /* A binary and its warps per SM for the configuration. */
 typedef struct bin_warps {
   int bin, warps;
@@ -241,9 +289,7 @@ static void build_candidates(rt_config *c) {
   rt_kernel *k = c->k;
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;
   /* The user's own limits on the original carry over to the clones. */
-  int dyn_limit = 0, carveout = -1;
-  orion_rt.api.cuFuncGetAttribute(&dyn_limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                  k->bin[0].fn);
+  int dyn_limit = orion_rt_user_smem_limit(k), carveout = -1;
   orion_rt.api.cuFuncGetAttribute(&carveout, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                   k->bin[0].fn);
   int optin = 0;
@@ -256,7 +302,7 @@ static void build_candidates(rt_config *c) {
   size_t room = smem_room(k->bin[0].fn, optin);
   if (k->split_fn && smem_room(k->split_fn, optin) < room)
     room = smem_room(k->split_fn, optin);
-  int raised = npads > 0 && room > c->shmem && !allow_smem(k->bin[0].fn, room) &&
+  int raised = npads > 0 && room > c->shmem && !raise_orig(k, room) &&
                !(k->split_fn && allow_smem(k->split_fn, room));
   for (int a = 0; a < npads && raised; a++) {
     size_t avail = pad_bytes(c, pads[a], room);
@@ -418,6 +464,14 @@ static void config_init(rt_config *c) {
   atomic_init(&c->launches, 0);
   for (int i = 0; i < MAX_CANDS; i++)
     atomic_init(&c->failed[i], 0);
+  c->valid = config_valid(c);
+  if (!c->valid) { /* every launch goes to cudaLaunchKernel as it came */
+    add_cand(c, "orig", 0, 0, 0);
+    c->orig = 0;
+    c->source = "invalid";
+    atomic_store(&c->final, 0);
+    return;
+  }
   build_candidates(c);
   if (c->n == 0) { /* the original cannot launch with this configuration */
     add_cand(c, "orig", 0, 0, 0);

@@ -19,6 +19,18 @@ rt_device *orion_rt_device(int dev) {
   rt_device *d = &orion_rt.dev[dev];
   if (!d->known) {
     int sms = 0, thr = 0;
+    static const CUdevice_attribute lim[7] = {
+        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+        CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+        CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK};
+    int v[7];
+    for (int i = 0; i < 7; i++)
+      if (orion_rt.api.cuDeviceGetAttribute(&v[i], lim[i], dev) || v[i] <= 0)
+        return NULL;
+    for (int i = 0; i < 3; i++)
+      d->max_grid[i] = (unsigned)v[i], d->max_block[i] = (unsigned)v[3 + i];
+    d->max_threads = (unsigned)v[6];
     if (orion_rt.api.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) ||
         orion_rt.api.cuDeviceGetAttribute(&thr, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
                                           dev) ||

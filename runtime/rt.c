@@ -54,6 +54,42 @@ static int plain(const void *func, orion_dim3 grid, orion_dim3 block, void **arg
   return (int)cudaLaunchKernel(func, gd, bd, args, shmem, s);
 }
 
+/* ---- launches the plain build would reject ------------------------------
+ * A launch outside the limits the plain cudaLaunchKernel of the original
+ * is held to goes to exactly that call, unchanged, so the program gets the
+ * same error code, string and cudaGetLastError state as its plain build:
+ * never split, re-shaped or run on a clone.  The block shape and dynamic
+ * shared memory are checked once per configuration (candidates.c:
+ * config_valid); the grid on every launch. */
+static int grid_ok(const rt_device *d, orion_dim3 g) {
+  return g.x && g.y && g.z && g.x <= d->max_grid[0] && g.y <= d->max_grid[1] &&
+         g.z <= d->max_grid[2];
+}
+
+/* The plain launch of a configuration tuning never touches.  When the
+ * runtime raised the original's dynamic shared memory limit for padding
+ * versions and the launch asks for more than the program's own limit, the
+ * program's limit is put back around the call (so the launch fails as it
+ * would without Orion).  A padded launch another thread makes meanwhile
+ * fails, and its version is dropped (the original runs in its place). */
+static int plain_exact(rt_config *c, const void *func, orion_dim3 grid, orion_dim3 block,
+                       void **args, size_t shmem, void *stream, const orion_site *site) {
+  rt_kernel *k = c->k;
+  if (!k->our_smem_limit)
+    return plain(func, grid, block, args, shmem, stream, site);
+  pthread_mutex_lock(&orion_rt.mu);
+  CUfunction f = k->bin[0].fn;
+  int user = orion_rt_user_smem_limit(k), mine = k->our_smem_limit;
+  int lowered = mine && shmem > (size_t)user &&
+                orion_rt.api.cuFuncSetAttribute(
+                    f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, user) == CUDA_SUCCESS;
+  int rc = plain(func, grid, block, args, shmem, stream, site);
+  if (lowered)
+    orion_rt.api.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mine);
+  pthread_mutex_unlock(&orion_rt.mu);
+  return rc;
+}
+
 /* A small per-thread cache in front of config_get for the steady state. */
 #define TLS_SLOTS 16
 static _Thread_local struct {
@@ -457,6 +493,8 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
     tls[slot].stub = func, tls[slot].dev = dev, tls[slot].bx = block.x, tls[slot].by = block.y,
     tls[slot].bz = block.z, tls[slot].shmem = shmem, tls[slot].c = c;
   }
+  if (!c->valid || !grid_ok(&orion_rt.dev[dev], grid))
+    return plain_exact(c, func, grid, block, args, shmem, stream, site);
   atomic_fetch_add_explicit(&c->launches, 1, memory_order_relaxed);
   launch L = {func, grid, block, args, shmem, stream, site};
   int f = atomic_load_explicit(&c->final, memory_order_acquire);

@@ -56,6 +56,9 @@ typedef struct rt_kernel {
   CUfunction split_fn; /* <name>__orion_split, or NULL */
   unsigned long long module_key;
   int warned_fixed;
+  /* The original's dynamic shared memory limit as the program set it, and
+   * the one the runtime raised it to for padding versions (0: never). */
+  int user_smem_limit, our_smem_limit;
   struct rt_kernel *next;
 } rt_kernel;
 
@@ -79,6 +82,7 @@ typedef struct rt_config {
   long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
   double cached_speedup;
+  int valid; /* block shape and dynamic smem within the plain launch's limits */
   pthread_mutex_t mu;
   orion_tuner tuner;
   CUevent ev[2];
@@ -95,6 +99,8 @@ typedef struct rt_config {
 typedef struct rt_device {
   int known;
   int sms, max_warps;
+  unsigned max_grid[3], max_block[3]; /* the launch limits of the device */
+  unsigned max_threads;               /* threads per block */
   char name[ORION_CACHE_GPU_MAX];
   CUstream copy_stream;
 } rt_device;
@@ -174,6 +180,10 @@ rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem);
 /* A hash of the kernel's module (its fatbinary, else its record and
  * registers) for the cache key.  Called with orion_rt.mu held. */
 unsigned long long orion_rt_module_key(const orion_site *site, const rt_kernel *k);
+/* The original's dynamic shared memory limit as the program set it
+ * (the runtime may have raised the attribute).  Called with orion_rt.mu
+ * held. */
+int orion_rt_user_smem_limit(rt_kernel *k);
 /* The decision cache's key of c into *e (the tag and figures left zero). */
 void orion_rt_cache_key(const rt_config *c, orion_cache_entry *e);
 

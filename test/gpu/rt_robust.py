@@ -65,6 +65,15 @@ exit 1 on a wrong launch/block count or order, or a failed capture):
              48 MiB: a clone whose spills need more local memory per thread
              than the context has (r48, r32: over 1 KiB) may fail to launch
              for want of memory (H200, driver 580: they do, error 2).
+  9 invalid  launches the plain build rejects (gridDim.y or .z 65536,
+             gridDim.x 0 or 2^31, blocks of 1025, 2048, 1x1x65, 32x32x2 or
+             0 threads, dynamic shared memory over the kernel's limit or
+             over the opt-in maximum, registers x threads over the SM's,
+             a block over the kernel's launch bounds), mixed with valid
+             launches of the same kernels and configurations: the error
+             code, name and string of each (cudaPeekAtLastError,
+             cudaGetLastError twice) and the blocks that ran must equal
+             ORION_MODE=off's in every mode and version.
 Fallback checks (smem_every, lmem): a version may fail to launch; the
 report's "failed" count of it must then be 1 (never tried again), the
 original must have run in its place (output identical), one warning, and
@@ -119,11 +128,12 @@ PROGRAMS = {
     "smem_every": prog(["smem.cu"], [], ["every", "120"], binary="smem", same_as="smem_once",
                        fallback=True),
     "lmem": prog(["lmem.cu"], [], ["200"], fallback=True),
+    "invalid": prog(["invalid.cu"], [], ["6"]),
 }
 # --only names: a group runs these checks
 GROUPS = {"rdc": ["rdc", "rdc_sep"], "shared": ["threads_shared", "chain_shared"],
           "ptds": ["ptds", "ptds_implicit"], "smem": ["smem_once", "smem_every"]}
-DEFAULT_ONLY = ["threads", "chain", "graph", "rdc", "shared", "ptds", "smem", "lmem"]
+DEFAULT_ONLY = ["threads", "chain", "graph", "rdc", "shared", "ptds", "smem", "lmem", "invalid"]
 
 
 def binary(name):
