@@ -23,11 +23,7 @@
  * Every --cuda-gpu-arch/--offload-arch is checked against Orion's occupancy
  * model first.  Everything else passes through to clang unchanged.
  *
- * .ptx input (the PTX-level path, e.g. from `nvcc -ptx`): ptxas -v on the
- * original gives each entry's registers; orion_select_versions picks the
- * versions; each non-padding version becomes a cloned entry
- * K__orion_<tag> with .maxnreg, plus the record string __orion_rec_K; then
- * orion-ptxas assembles it (-o k.cubin), or -S writes the versioned PTX.
+ * .ptx input (the PTX-level path, e.g. from `nvcc -ptx`): cc_ptx.c.
  *
  * The work is a table of stages (below); each stage either runs one
  * subprocess (printed instead under -###, and before running under -v) or
@@ -41,71 +37,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cc.h"
 #include "cc_report.h"
-#include "json.h"
-#include "orion/occupancy.h"
-#include "orion/record.h"
 #include "orion/select.h"
 #include "orion_build_config.h"
-#include "proc.h"
-#include "ptx.h"
-#include "ptxas_driver.h"
-#include "ptxas_info.h"
-#include "toolpaths.h"
-#include "util.h"
 
-#define DEFAULT_ARCH "sm_90"
-
-typedef struct cc {
-  /* tools and files */
-  char *bin_dir, *clang, *cuda, *plugin, *orion_ptxas, *compat, *real_ptxas;
-  /* orion options */
-  int dry_run, verbose, keep, report, no_compat, no_orion;
-  drv_rt_mode rt_mode;
-  char *report_file;
-  const char *spill; /* --orion-spill=auto|sass|pragma|off, or NULL */
-  /* what the user asked clang for */
-  strvec user_args; /* passed through, in order */
-  strvec archs;     /* validated --cuda-gpu-arch / --offload-arch values */
-  strvec inputs;
-  strvec cuda_inputs;
-  strvec ptx_inputs;
-  const char *output;
-  int compile_only, assemble_only, preprocess_only, syntax_only, deps_only;
-  int device_only, host_only;
-  int gpu_rdc; /* -fgpu-rdc (or -fcuda-rdc) in effect: the last of it and -fno-gpu-rdc */
-  int user_cuda_path, user_ptxas_path;
-  char *user_ptxas;
-  int user_arch;
-  /* PTX path */
-  strvec ptxas_user; /* -Xptxas / -Xcuda-ptxas / -O<n> / -v for ptxas */
-  char *versioned_ptx;
-  ptxas_info probe;
-  int probe_done;
-  /* scratch */
-  char *tmpdir;
-} cc;
-
-/* ---- option tables ---- */
-
-/* clang options whose value is the next argument. */
-static const char *const clang_sep_opts[] = {
-    "-o", "-x", "-I", "-L", "-D", "-U", "-include", "-imacros", "-isystem",
-    "-idirafter", "-iquote", "-isysroot", "-iprefix", "-iwithprefix",
-    "-iwithprefixbefore", "-cxx-isystem", "-Xclang", "-Xlinker", "-Xassembler",
-    "-Xpreprocessor", "-Xarch_device", "-Xarch_host", "-Xcuda-ptxas",
-    "-Xcuda-fatbinary", "-Xoffload-linker", "-Xopenmp-target", "-mllvm", "-MF",
-    "-MT", "-MQ", "-target", "-u", "-T", "-z", "-l", "-F", "-B", "-arch",
-    "-include-pch", "-resource-dir", "--sysroot", "--serialize-diagnostics",
-    "-dependency-file", "-ivfsoverlay", "--param", "-e", NULL,
-};
-
-static int is_sep_opt(const char *a) {
-  for (const char *const *o = clang_sep_opts; *o; o++)
-    if (strcmp(a, *o) == 0)
-      return 1;
-  return 0;
-}
 
 /* ---- usage ---- */
 
@@ -153,253 +89,6 @@ static void usage(FILE *f) {
           ORION_MAX_VERSIONS, DEFAULT_ARCH);
 }
 
-/* ---- argument parsing ---- */
-
-static int check_arch(cc *c, const char *list) {
-  char *copy = drv_xstrdup(list);
-  int ok = 1;
-  for (char *save = NULL, *a = strtok_r(copy, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-    int sm;
-    if (orion_arch_from_name(a, &sm) != ORION_OK) {
-      drv_error("unknown GPU architecture '%s' (supported: %s)", a, orion_arch_supported_list());
-      ok = 0;
-      break;
-    }
-    sv_push(&c->archs, a);
-  }
-  free(copy);
-  return ok;
-}
-
-static int is_ptx_name(const char *f) { return drv_has_suffix(f, ".ptx"); }
-
-static int is_cuda_name(const char *f) { return drv_has_suffix(f, ".cu"); }
-
-static int parse_args(cc *c, int argc, char **argv) {
-  const char *lang = NULL; /* -x value in effect */
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    /* Orion's own options */
-    if (strcmp(a, "-###") == 0) {
-      c->dry_run = 1;
-      continue;
-    }
-    if (strcmp(a, "--keep") == 0) {
-      c->keep = 1;
-      continue;
-    }
-    if (strcmp(a, "--orion-report") == 0) {
-      c->report = 1;
-      continue;
-    }
-    if (drv_has_prefix(a, "--orion-report=")) {
-      if (!a[15]) {
-        drv_error("missing file name in '--orion-report='");
-        return 0;
-      }
-      c->report = 1;
-      free(c->report_file);
-      c->report_file = drv_xstrdup(a + 15);
-      continue;
-    }
-    if (strcmp(a, "--no-nvcc-compat") == 0) {
-      c->no_compat = 1;
-      continue;
-    }
-    if (strcmp(a, "--no-orion") == 0) {
-      c->no_orion = 1;
-      continue;
-    }
-    if (drv_has_prefix(a, "--orion-rt=")) {
-      int m = drv_rt_mode_parse(a + 11);
-      if (m < 0) {
-        drv_error("invalid value in '%s' (expected static, shared or none)", a);
-        return 0;
-      }
-      c->rt_mode = (drv_rt_mode)m;
-      continue;
-    }
-    if (drv_has_prefix(a, "--orion-spill=")) {
-      if (optx_spill_policy_parse(a + 14) < 0) {
-        drv_error("invalid value in '%s' (expected auto, pragma, off or sass)", a);
-        return 0;
-      }
-      c->spill = a + 14;
-      continue;
-    }
-    if (drv_has_prefix(a, "--orion-")) {
-      drv_error("unknown Orion option '%s' (see orion-cc --help)", a);
-      return 0;
-    }
-    if (strcmp(a, "-v") == 0)
-      c->verbose = 1;
-    /* options orion-cc looks at (they still go to clang unless noted) */
-    if (drv_has_prefix(a, "--cuda-gpu-arch=") || drv_has_prefix(a, "--offload-arch=")) {
-      if (!check_arch(c, strchr(a, '=') + 1))
-        return 0;
-      c->user_arch = 1;
-    } else if (drv_has_prefix(a, "--cuda-path=")) {
-      c->user_cuda_path = 1;
-      free(c->cuda);
-      c->cuda = drv_xstrdup(a + 12);
-    } else if (drv_has_prefix(a, "--ptxas-path=")) {
-      /* orion-ptxas runs in its place and calls this one */
-      c->user_ptxas_path = 1;
-      free(c->user_ptxas);
-      c->user_ptxas = drv_xstrdup(a + 13);
-      continue;
-    } else if (strcmp(a, "-fgpu-rdc") == 0 || strcmp(a, "-fcuda-rdc") == 0) {
-      c->gpu_rdc = 1;
-    } else if (strcmp(a, "-fno-gpu-rdc") == 0 || strcmp(a, "-fno-cuda-rdc") == 0) {
-      c->gpu_rdc = 0;
-    } else if (strcmp(a, "-c") == 0) {
-      c->compile_only = 1;
-    } else if (strcmp(a, "-S") == 0) {
-      c->assemble_only = 1;
-    } else if (strcmp(a, "-E") == 0) {
-      c->preprocess_only = 1;
-    } else if (strcmp(a, "-fsyntax-only") == 0) {
-      c->syntax_only = 1;
-    } else if (strcmp(a, "-M") == 0 || strcmp(a, "-MM") == 0) {
-      c->deps_only = 1;
-    } else if (strcmp(a, "--cuda-device-only") == 0 || strcmp(a, "--offload-device-only") == 0) {
-      c->device_only = 1;
-    } else if (strcmp(a, "--cuda-host-only") == 0 || strcmp(a, "--offload-host-only") == 0) {
-      c->host_only = 1;
-    } else if (strcmp(a, "-Xptxas") == 0) {
-      if (i + 1 >= argc) {
-        drv_error("missing argument after '%s'", a);
-        return 0;
-      }
-      /* nvcc spelling; clang's is -Xcuda-ptxas */
-      sv_push(&c->ptxas_user, argv[i + 1]);
-      sv_push(&c->user_args, "-Xcuda-ptxas");
-      sv_push(&c->user_args, argv[++i]);
-      continue;
-    } else if (strcmp(a, "-Xcuda-ptxas") == 0 && i + 1 < argc) {
-      sv_push(&c->ptxas_user, argv[i + 1]);
-    } else if (drv_has_prefix(a, "-O") && a[2] >= '0' && a[2] <= '9' && !a[3]) {
-      sv_push(&c->ptxas_user, a); /* for the PTX path; clang takes it too */
-    }
-    if (strcmp(a, "-x") == 0 || (drv_has_prefix(a, "-x") && a[2] && a[1] == 'x' && !strchr(a, '='))) {
-      const char *v = a[2] ? a + 2 : (i + 1 < argc ? argv[i + 1] : NULL);
-      if (!v) {
-        drv_error("missing argument after '-x'");
-        return 0;
-      }
-      lang = strcmp(v, "none") == 0 ? NULL : v;
-      if (strcmp(v, "cu") == 0) { /* nvcc's spelling of -x cuda */
-        lang = "cuda";
-        if (a[2]) {
-          sv_push(&c->user_args, "-xcuda");
-        } else {
-          sv_push(&c->user_args, "-x");
-          sv_push(&c->user_args, "cuda");
-          i++;
-        }
-        continue;
-      }
-    }
-    if (strcmp(a, "-o") == 0) {
-      if (i + 1 >= argc) {
-        drv_error("missing file name after '-o'");
-        return 0;
-      }
-      c->output = argv[i + 1];
-    } else if (drv_has_prefix(a, "-o") && a[2] && strcmp(a, "-objcmt") != 0 && a[1] == 'o' &&
-               !drv_has_prefix(a, "-obj")) {
-      c->output = a + 2;
-    }
-    if (a[0] == '-' && a[1] && is_sep_opt(a)) {
-      if (i + 1 >= argc) {
-        drv_error("missing argument after '%s'", a);
-        return 0;
-      }
-      sv_push(&c->user_args, a);
-      sv_push(&c->user_args, argv[++i]);
-      continue;
-    }
-    if (a[0] != '-' || strcmp(a, "-") == 0) {
-      sv_push(&c->inputs, a);
-      if (lang ? strcmp(lang, "cuda") == 0 : is_cuda_name(a))
-        sv_push(&c->cuda_inputs, a);
-      else if (!lang && is_ptx_name(a))
-        sv_push(&c->ptx_inputs, a);
-    }
-    sv_push(&c->user_args, a);
-  }
-  return 1;
-}
-
-/* ---- running commands ---- */
-
-static void print_command(char *const argv[], char *const env[]) {
-  strbuf b;
-  sb_init(&b);
-  drv_format_command(&b, argv, env);
-  fflush(stdout);
-  if (b.len)
-    fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
-}
-
-/* Run (or under -### print) one command.  capture: collect output in *res. */
-static int run_cmd(cc *c, strvec *argv, strvec *env, int capture, drv_proc_result *res) {
-  drv_proc_result local;
-  drv_proc_result *r = res ? res : &local;
-  memset(r, 0, sizeof *r);
-  if (c->dry_run || c->verbose)
-    print_command(argv->v, env ? env->v : NULL);
-  if (c->dry_run)
-    return 0;
-  int st = drv_run(argv->v, env ? env->v : NULL, capture, r);
-  if (st < 0) {
-    drv_error("%s: cannot run: %s", argv->v[0], strerror(r->spawn_errno));
-    st = 1;
-  }
-  if (!res)
-    drv_proc_result_free(&local);
-  return st;
-}
-
-static void note_inprocess(cc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note_inprocess(cc *c, const char *fmt, ...) {
-  if (!c->dry_run && !c->verbose)
-    return;
-  strbuf b;
-  sb_init(&b);
-  sb_adds(&b, "# orion-cc (in process): ");
-  va_list ap;
-  va_start(ap, fmt);
-  sb_vaddf(&b, fmt, ap);
-  va_end(ap);
-  sb_addc(&b, '\n');
-  fflush(stdout);
-  fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
-}
-
-/* Under -###: orion-ptxas's conditional extra ptxas runs, as a comment
- * (what runs depends on ptxas's figures; driver/README.md). */
-static void note_spill_commands(cc *c, const char *how, int show_path) {
-  if (!c->dry_run)
-    return;
-  const char *pol = c->spill ? c->spill : "auto";
-  const char *px = !show_path ? "ptxas" : c->user_ptxas_path ? c->user_ptxas : c->real_ptxas;
-  fflush(stdout);
-  if (strcmp(pol, "off") == 0)
-    fprintf(stderr, "# orion-ptxas (%s): --orion-spill=off: no extra ptxas run for versions "
-                    "that spill\n", how);
-  else
-    fprintf(stderr,
-            "# orion-ptxas (%s): if versions spill or keep a stack frame (--orion-spill=%s)%s: "
-            "\"%s\" \"--version\"; \"%s\" <ptxas options> \"-v\" \"--entry\" <version>... on "
-            "the PTX with .pragma \"enable_smem_spilling\" (and .maxntid <block>) in those "
-            "entries; then the final assembly with the ones kept\n",
-            how, pol, strcmp(pol, "auto") == 0 ? " and the SASS rewriter does not apply" : "",
-            px, px);
-}
-
 /* ---- checks shared by the stages ---- */
 
 static int check_readable(const char *path) {
@@ -436,24 +125,6 @@ static int check_tool(const char *path, const char *what, const char *hint) {
   return 0;
 }
 
-static int need_tmpdir(cc *c) {
-  if (c->tmpdir)
-    return 1;
-  if (c->dry_run) {
-    const char *t = getenv("TMPDIR");
-    c->tmpdir = drv_xasprintf("%s/orion-cc-XXXXXX", t && *t ? t : "/tmp");
-    return 1;
-  }
-  c->tmpdir = drv_make_temp_dir("orion-cc");
-  if (!c->tmpdir) {
-    drv_error("cannot create a temporary directory: %s", strerror(errno));
-    return 0;
-  }
-  return 1;
-}
-
-static const char *first_arch(const cc *c) { return c->archs.n ? c->archs.v[0] : DEFAULT_ARCH; }
-
 /* ---- stage predicates ---- */
 
 static int ptx_mode(const cc *c) { return c->ptx_inputs.n > 0; }
@@ -476,32 +147,8 @@ static int links_runtime(const cc *c) {
 /* ---- stage: validate ---- */
 
 static int stage_validate(cc *c) {
-  if (ptx_mode(c)) {
-    if (c->inputs.n != 1) {
-      drv_error("a .ptx input must be the only input (got %zu inputs)", c->inputs.n);
-      return 1;
-    }
-    if (c->archs.n > 1) {
-      drv_error("%s: give exactly one --cuda-gpu-arch for a .ptx input", c->ptx_inputs.v[0]);
-      return 1;
-    }
-    /* Only options that mean something for PTX are accepted. */
-    for (size_t i = 0; i < c->user_args.n; i++) {
-      const char *a = c->user_args.v[i];
-      if (strcmp(a, "-Xcuda-ptxas") == 0 || strcmp(a, "-o") == 0) {
-        i++;
-        continue;
-      }
-      if (a[0] != '-' || strcmp(a, "-S") == 0 || strcmp(a, "-c") == 0 ||
-          strcmp(a, "-v") == 0 || drv_has_prefix(a, "--cuda-gpu-arch=") ||
-          drv_has_prefix(a, "--offload-arch=") || drv_has_prefix(a, "--cuda-path=") ||
-          (a[1] == 'O' && a[2] >= '0' && a[2] <= '9' && !a[3]) ||
-          (a[1] == 'o' && a[2]))
-        continue;
-      drv_error("%s: option '%s' is not supported with a .ptx input", c->ptx_inputs.v[0], a);
-      return 1;
-    }
-  }
+  if (ptx_mode(c) && cc_ptx_check_options(c) != 0)
+    return 1;
   if (c->dry_run)
     return 0;
   for (size_t i = 0; i < c->inputs.n; i++)
@@ -608,7 +255,7 @@ static int stage_clang(cc *c) {
   if (linking(c) && c->inputs.n)
     drv_rt_link_flags(&argv, links_runtime(c) ? c->rt_mode : DRV_RT_NONE, c->bin_dir, c->cuda);
   if (c->report && cuda && !c->no_orion) {
-    if (!need_tmpdir(c)) {
+    if (!cc_need_tmpdir(c)) {
       sv_free(&argv);
       sv_free(&env);
       return 1;
@@ -616,9 +263,9 @@ static int stage_clang(cc *c) {
     sv_pushf(&env, "ORION_REPORT=%s/pass.jsonl", c->tmpdir);
     sv_pushf(&env, "ORION_PTXAS_REPORT=%s/ptxas-%%p.json", c->tmpdir);
   }
-  int st = run_cmd(c, &argv, &env, 0, NULL);
+  int st = cc_run_cmd(c, &argv, &env, 0, NULL);
   if (cuda && !c->no_orion)
-    note_spill_commands(c, "clang runs it as its ptxas", 0);
+    cc_note_spill_commands(c, "clang runs it as its ptxas", 0);
   if (st == 0 && c->keep && !c->dry_run && cuda) {
     char *dir = c->output ? drv_dirname(c->output) : drv_xstrdup(".");
     drv_note("kept intermediate files in %s: PTX <input>-cuda-nvptx64-nvidia-cuda-<arch>.s, "
@@ -628,290 +275,6 @@ static int stage_clang(cc *c) {
   }
   sv_free(&argv);
   sv_free(&env);
-  return st;
-}
-
-/* ---- PTX-level path ---- */
-
-static char *ptx_output_path(const cc *c) {
-  if (c->output)
-    return drv_xstrdup(c->output);
-  const char *in = c->ptx_inputs.v[0];
-  const char *base = drv_basename(in);
-  size_t n = strlen(base) - 4; /* ".ptx" */
-  return drv_xasprintf("%.*s%s", (int)n, base, c->assemble_only ? ".orion.ptx" : ".cubin");
-}
-
-static int stage_ptx_probe(cc *c) {
-  strvec argv;
-  sv_init(&argv);
-  sv_push(&argv, c->real_ptxas);
-  sv_push(&argv, "-arch");
-  sv_push(&argv, first_arch(c));
-  sv_extend(&argv, &c->ptxas_user);
-  sv_push(&argv, "-v");
-  sv_push(&argv, "--output-file");
-  sv_push(&argv, "/dev/null");
-  sv_push(&argv, c->ptx_inputs.v[0]);
-  drv_proc_result r;
-  int st = run_cmd(c, &argv, NULL, 1, &r);
-  sv_free(&argv);
-  if (c->dry_run)
-    return 0;
-  if (st != 0) {
-    /* ptxas's own diagnostics, unchanged */
-    fflush(stdout);
-    if (r.out.p)
-      fwrite(r.out.p, 1, r.out.len, stdout);
-    fflush(stdout);
-    if (r.err.p) {
-      strbuf f;
-      sb_init(&f);
-      ptxas_filter_verbose(r.err.p, r.err.len, &f);
-      fwrite(f.p, 1, f.len, stderr);
-      sb_free(&f);
-    }
-    drv_proc_result_free(&r);
-    return st;
-  }
-  if (c->verbose && r.err.p)
-    fwrite(r.err.p, 1, r.err.len, stderr);
-  ptxas_info_parse(r.err.p, r.err.len, &c->probe);
-  c->probe_done = 1;
-  drv_proc_result_free(&r);
-  return 0;
-}
-
-static int env_int(const char *name, int dflt) {
-  const char *v = getenv(name);
-  if (!v || !*v)
-    return dflt;
-  char *end;
-  long x = strtol(v, &end, 10);
-  return *end ? dflt : (int)x;
-}
-
-/* One pass.jsonl line per kernel, in OrionPass's format. */
-static void pass_record_json(strbuf *b, const char *module, const char *kernel, int sm,
-                             int max_live, const orion_selection *s, int clones,
-                             const char *record, const char *note) {
-  sb_adds(b, "{\"module\":");
-  json_str(b, module);
-  sb_adds(b, ",\"kernel\":");
-  json_str(b, kernel);
-  sb_addf(b,
-          ",\"sm\":%d,\"max_live\":%d,\"threshold\":%d,\"block\":%d,\"block_known\":%s,"
-          "\"direction\":\"%s\",\"original_warps\":%d,\"max_warps\":%d,\"source\":\"ptxas\","
-          "\"versions\":[",
-          sm, max_live, s->threshold, s->block, s->block_known ? "true" : "false",
-          orion_direction_name(s->direction), s->original_warps, s->max_warps);
-  for (int i = 0; i < s->n_versions; i++) {
-    const orion_version *v = &s->versions[i];
-    sb_addf(b, "%s{\"tag\":", i ? "," : "");
-    json_str(b, v->tag);
-    sb_addf(b, ",\"role\":\"%s\",\"max_regs\":%d,\"target_warps\":%d,\"pad\":%s}",
-            orion_role_name(v->role), v->max_regs, v->target_warps, v->is_pad ? "true" : "false");
-  }
-  sb_addf(b, "],\"clones\":%d,\"record\":", clones);
-  if (record)
-    json_str(b, record);
-  else
-    sb_adds(b, "null");
-  sb_adds(b, ",\"note\":");
-  if (note)
-    json_str(b, note);
-  else
-    sb_adds(b, "null");
-  sb_adds(b, "}\n");
-}
-
-static int stage_ptx_version(cc *c) {
-  const char *in = c->ptx_inputs.v[0];
-  char *out = ptx_output_path(c);
-  int rc = 1;
-  if (c->assemble_only) {
-    c->versioned_ptx = drv_xstrdup(out);
-  } else if (c->keep) {
-    size_t n = strlen(out);
-    const char *dot = strrchr(drv_basename(out), '.');
-    c->versioned_ptx = drv_xasprintf("%.*s.orion.ptx", (int)(dot ? (size_t)(dot - out) : n), out);
-  } else {
-    if (!need_tmpdir(c))
-      goto out;
-    c->versioned_ptx = drv_xasprintf("%s/%s", c->tmpdir, drv_basename(in));
-  }
-  note_inprocess(c, "select versions for the entries of %s (ptxas registers as max-live) -> %s",
-                 in, c->versioned_ptx);
-  if (c->dry_run) {
-    rc = 0;
-    goto out;
-  }
-  int sm;
-  if (orion_arch_from_name(first_arch(c), &sm) != ORION_OK)
-    goto out;
-  strbuf text;
-  if (drv_read_file(in, &text) != 0) {
-    drv_error("%s: %s", in, strerror(errno));
-    goto out;
-  }
-  ptx_module m;
-  char *err = NULL;
-  if (ptx_scan(text.p, text.len, &m, &err) != 0) {
-    drv_error("%s: malformed PTX: %s", in, err);
-    free(err);
-    sb_free(&text);
-    goto out;
-  }
-  if (m.n_entries == 0) {
-    drv_error("%s: no kernel entry (.entry) in this PTX; nothing to tune", in);
-    ptx_module_free(&m);
-    sb_free(&text);
-    goto out;
-  }
-  int max_versions = env_int("ORION_MAX_VERSIONS", 0);
-  if (max_versions < 0 || max_versions > ORION_MAX_VERSIONS)
-    max_versions = 0;
-  int assumed_block = env_int("ORION_BLOCK", 0);
-  strbuf ptx, globals, jsonl;
-  sb_init(&ptx);
-  sb_init(&globals);
-  sb_init(&jsonl);
-  size_t pos = 0;
-  for (size_t i = 0; i < m.n_entries; i++) {
-    const ptx_entry *e = &m.entries[i];
-    sb_add(&ptx, m.text + pos, e->end - pos);
-    pos = e->end;
-    size_t kl;
-    const char *tag;
-    if (ptx_split_clone_name(e->name, &kl, &tag))
-      continue; /* already versioned */
-    int has_clones = 0;
-    for (size_t j = 0; j < m.n_entries; j++)
-      if (ptx_split_clone_name(m.entries[j].name, &kl, &tag) && kl == strlen(e->name) &&
-          strncmp(m.entries[j].name, e->name, kl) == 0)
-        has_clones = 1;
-    if (has_clones)
-      continue;
-    const ptxas_figures *f = ptxas_info_find(&c->probe, e->name);
-    if (!f || !f->has_used) {
-      drv_warning("%s: ptxas reported no figures for entry '%s'; not versioned", in, e->name);
-      continue;
-    }
-    orion_select_input si;
-    memset(&si, 0, sizeof si);
-    si.sm = sm;
-    si.max_live = f->registers;
-    si.threads_per_block = ptx_entry_threads(e);
-    if (!si.threads_per_block && assumed_block > 0)
-      si.threads_per_block = assumed_block;
-    si.smem_static = (unsigned)f->smem;
-    si.max_versions = max_versions;
-    orion_selection sel;
-    orion_status os = orion_select_versions(&si, &sel);
-    if (os != ORION_OK) {
-      drv_warning("%s: entry '%s': version selection failed (%s); not versioned", in, e->name,
-                  orion_strerror(os));
-      continue;
-    }
-    if (si.threads_per_block && ptx_entry_threads(e))
-      sel.block_known = 1;
-    int clones = 0;
-    for (int v = 1; v < sel.n_versions; v++) {
-      const orion_version *ver = &sel.versions[v];
-      if (ver->is_pad || ver->max_regs <= 0)
-        continue;
-      char *cname = drv_xasprintf("%s%s%s", e->name, ORION_CLONE_INFIX, ver->tag);
-      sb_addc(&ptx, '\n');
-      ptx_emit_clone(&m, e, cname, ver->max_regs, &ptx);
-      free(cname);
-      clones++;
-    }
-    orion_record rec;
-    memset(&rec, 0, sizeof rec);
-    const char *note = NULL;
-    char recbuf[2048];
-    int have_rec = 0;
-    if (strlen(e->name) < sizeof rec.kernel) {
-      memcpy(rec.kernel, e->name, strlen(e->name) + 1);
-      rec.sm = sm;
-      rec.max_live = f->registers;
-      rec.sel = sel;
-      if (orion_record_format(&rec, recbuf, sizeof recbuf) == ORION_OK) {
-        char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, e->name);
-        ptx_emit_string_global(sym, recbuf, &globals);
-        free(sym);
-        have_rec = 1;
-      } else {
-        note = "record not emitted (formatting failed)";
-      }
-    } else {
-      note = "record not emitted (kernel name too long)";
-    }
-    pass_record_json(&jsonl, in, e->name, sm, f->registers, &sel, clones,
-                     have_rec ? recbuf : NULL, note);
-  }
-  sb_add(&ptx, m.text + pos, m.len - pos);
-  if (globals.len) {
-    sb_adds(&ptx, "\n// Orion decision records (orion/record.h)\n");
-    sb_add(&ptx, globals.p, globals.len);
-  }
-  if (drv_write_file_atomic(c->versioned_ptx, ptx.p, ptx.len) != 0) {
-    drv_error("%s: cannot write output: %s", c->versioned_ptx, strerror(errno));
-  } else {
-    rc = 0;
-    if (c->report && jsonl.len) {
-      if (need_tmpdir(c)) {
-        char *p = drv_path_join(c->tmpdir, "pass.jsonl");
-        if (drv_write_file_atomic(p, jsonl.p, jsonl.len) != 0)
-          drv_warning("%s: cannot write: %s", p, strerror(errno));
-        free(p);
-      }
-    }
-    if (c->keep && !c->assemble_only)
-      drv_note("kept the versioned PTX as %s", c->versioned_ptx);
-  }
-  sb_free(&ptx);
-  sb_free(&globals);
-  sb_free(&jsonl);
-  ptx_module_free(&m);
-  sb_free(&text);
-out:
-  free(out);
-  return rc;
-}
-
-static int stage_ptx_assemble(cc *c) {
-  char *out = ptx_output_path(c);
-  strvec argv;
-  sv_init(&argv);
-  sv_push(&argv, c->orion_ptxas);
-  sv_push(&argv, "-arch");
-  sv_push(&argv, first_arch(c));
-  sv_extend(&argv, &c->ptxas_user);
-  if (c->report) {
-    if (!need_tmpdir(c)) {
-      sv_free(&argv);
-      free(out);
-      return 1;
-    }
-    sv_pushf(&argv, "--orion-report=%s/ptxas-1.json", c->tmpdir);
-  }
-  if (c->spill)
-    sv_pushf(&argv, "--orion-spill=%s", c->spill);
-  if (c->verbose && !c->dry_run)
-    sv_push(&argv, "--orion-commands");
-  sv_push(&argv, "--output-file");
-  sv_push(&argv, out);
-  sv_push(&argv, c->versioned_ptx);
-  strvec env;
-  sv_init(&env);
-  if (c->user_cuda_path)
-    sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
-  int st = run_cmd(c, &argv, &env, 0, NULL);
-  note_spill_commands(c, "runs", 1);
-  sv_free(&env);
-  sv_free(&argv);
-  free(out);
   return st;
 }
 
@@ -938,9 +301,9 @@ static int always(const cc *c) {
 
 static const stage stages[] = {
     {"validate", always, stage_validate},
-    {"ptx-probe", ptx_mode, stage_ptx_probe},
-    {"ptx-version", ptx_mode, stage_ptx_version},
-    {"ptx-assemble", ptx_assemble_mode, stage_ptx_assemble},
+    {"ptx-probe", ptx_mode, cc_stage_ptx_probe},
+    {"ptx-version", ptx_mode, cc_stage_ptx_version},
+    {"ptx-assemble", ptx_assemble_mode, cc_stage_ptx_assemble},
     {"clang", clang_mode, stage_clang},
     {"report", report_mode, stage_report},
 };
@@ -998,7 +361,7 @@ int main(int argc, char **argv) {
       return 0;
     }
   }
-  if (!parse_args(&c, argc, argv)) {
+  if (!cc_parse_args(&c, argc, argv)) {
     cc_free(&c);
     return 1;
   }

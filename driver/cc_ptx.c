@@ -1,0 +1,362 @@
+/* driver/cc_ptx.c - orion-cc's PTX-level path (a .ptx input, e.g. from
+ * `nvcc -ptx`): ptxas -v on the original gives each entry's registers;
+ * orion_select_versions picks the versions; each non-padding version
+ * becomes a cloned entry K__orion_<tag> with .maxnreg, plus the record
+ * string __orion_rec_K; then orion-ptxas assembles it (-o k.cubin), or -S
+ * writes the versioned PTX.  Report lines (--orion-report) are written in
+ * OrionPass's pass.jsonl form with "source":"ptxas" and no features (the
+ * pass's writer needs LLVM's headers; the driver links no LLVM).
+ * Contracts in cc.h.
+ */
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+#include "json.h"
+#include "orion/occupancy.h"
+#include "orion/record.h"
+#include "orion/select.h"
+#include "ptx.h"
+#include "ptxas_driver.h"
+
+/* Version-selection limits from the environment (OrionPass's variables). */
+typedef struct ptx_limits {
+  int max_versions;  /* ORION_MAX_VERSIONS, 0 = the default */
+  int assumed_block; /* ORION_BLOCK, 0 = unknown */
+} ptx_limits;
+
+static char *ptx_output_path(const cc *c) {
+  if (c->output)
+    return drv_xstrdup(c->output);
+  const char *in = c->ptx_inputs.v[0];
+  const char *base = drv_basename(in);
+  size_t n = strlen(base) - 4; /* ".ptx" */
+  return drv_xasprintf("%.*s%s", (int)n, base, c->assemble_only ? ".orion.ptx" : ".cubin");
+}
+
+/* argv = tool -arch <arch> <the user's ptxas options> */
+static void ptxas_argv(const cc *c, const char *tool, strvec *argv) {
+  sv_init(argv);
+  sv_push(argv, tool);
+  sv_push(argv, "-arch");
+  sv_push(argv, cc_first_arch(c));
+  sv_extend(argv, &c->ptxas_user);
+}
+
+int cc_stage_ptx_probe(cc *c) {
+  strvec argv;
+  ptxas_argv(c, c->real_ptxas, &argv);
+  sv_push(&argv, "-v");
+  sv_push(&argv, "--output-file");
+  sv_push(&argv, "/dev/null");
+  sv_push(&argv, c->ptx_inputs.v[0]);
+  drv_proc_result r;
+  int st = cc_run_cmd(c, &argv, NULL, 1, &r);
+  sv_free(&argv);
+  if (c->dry_run)
+    return 0;
+  if (st != 0) {
+    /* ptxas's own diagnostics, unchanged */
+    fflush(stdout);
+    if (r.out.p)
+      fwrite(r.out.p, 1, r.out.len, stdout);
+    fflush(stdout);
+    if (r.err.p) {
+      strbuf f;
+      sb_init(&f);
+      ptxas_filter_verbose(r.err.p, r.err.len, &f);
+      fwrite(f.p, 1, f.len, stderr);
+      sb_free(&f);
+    }
+    drv_proc_result_free(&r);
+    return st;
+  }
+  if (c->verbose && r.err.p)
+    fwrite(r.err.p, 1, r.err.len, stderr);
+  ptxas_info_parse(r.err.p, r.err.len, &c->probe);
+  c->probe_done = 1;
+  drv_proc_result_free(&r);
+  return 0;
+}
+
+static int env_int(const char *name, int dflt) {
+  const char *v = getenv(name);
+  if (!v || !*v)
+    return dflt;
+  char *end;
+  long x = strtol(v, &end, 10);
+  return *end ? dflt : (int)x;
+}
+
+/* One pass.jsonl line per kernel, in OrionPass's format. */
+static void pass_record_json(strbuf *b, const char *module, const char *kernel, int sm,
+                             int max_live, const orion_selection *s, int clones,
+                             const char *record, const char *note) {
+  sb_adds(b, "{\"module\":");
+  json_str(b, module);
+  sb_adds(b, ",\"kernel\":");
+  json_str(b, kernel);
+  sb_addf(b,
+          ",\"sm\":%d,\"max_live\":%d,\"threshold\":%d,\"block\":%d,\"block_known\":%s,"
+          "\"direction\":\"%s\",\"original_warps\":%d,\"max_warps\":%d,\"source\":\"ptxas\","
+          "\"versions\":[",
+          sm, max_live, s->threshold, s->block, s->block_known ? "true" : "false",
+          orion_direction_name(s->direction), s->original_warps, s->max_warps);
+  for (int i = 0; i < s->n_versions; i++) {
+    const orion_version *v = &s->versions[i];
+    sb_addf(b, "%s{\"tag\":", i ? "," : "");
+    json_str(b, v->tag);
+    sb_addf(b, ",\"role\":\"%s\",\"max_regs\":%d,\"target_warps\":%d,\"pad\":%s}",
+            orion_role_name(v->role), v->max_regs, v->target_warps, v->is_pad ? "true" : "false");
+  }
+  sb_addf(b, "],\"clones\":%d,\"record\":", clones);
+  if (record)
+    json_str(b, record);
+  else
+    sb_adds(b, "null");
+  sb_adds(b, ",\"note\":");
+  if (note)
+    json_str(b, note);
+  else
+    sb_adds(b, "null");
+  sb_adds(b, "}\n");
+}
+
+/* Version one entry e of m (unless it is a clone or already has clones):
+ * its clones go to *ptx, its record string to *globals, its report line to
+ * *jsonl. */
+static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm,
+                          const ptx_limits *lim, strbuf *ptx, strbuf *globals, strbuf *jsonl) {
+  const char *in = c->ptx_inputs.v[0];
+  size_t kl;
+  const char *tag;
+  if (ptx_split_clone_name(e->name, &kl, &tag))
+    return; /* already versioned */
+  for (size_t j = 0; j < m->n_entries; j++)
+    if (ptx_split_clone_name(m->entries[j].name, &kl, &tag) && kl == strlen(e->name) &&
+        strncmp(m->entries[j].name, e->name, kl) == 0)
+      return; /* has clones */
+  const ptxas_figures *f = ptxas_info_find(&c->probe, e->name);
+  if (!f || !f->has_used) {
+    drv_warning("%s: ptxas reported no figures for entry '%s'; not versioned", in, e->name);
+    return;
+  }
+  orion_select_input si;
+  memset(&si, 0, sizeof si);
+  si.sm = sm;
+  si.max_live = f->registers;
+  si.threads_per_block = ptx_entry_threads(e);
+  if (!si.threads_per_block && lim->assumed_block > 0)
+    si.threads_per_block = lim->assumed_block;
+  si.smem_static = (unsigned)f->smem;
+  si.max_versions = lim->max_versions;
+  orion_selection sel;
+  orion_status os = orion_select_versions(&si, &sel);
+  if (os != ORION_OK) {
+    drv_warning("%s: entry '%s': version selection failed (%s); not versioned", in, e->name,
+                orion_strerror(os));
+    return;
+  }
+  if (si.threads_per_block && ptx_entry_threads(e))
+    sel.block_known = 1;
+  int clones = 0;
+  for (int v = 1; v < sel.n_versions; v++) {
+    const orion_version *ver = &sel.versions[v];
+    if (ver->is_pad || ver->max_regs <= 0)
+      continue;
+    char *cname = drv_xasprintf("%s%s%s", e->name, ORION_CLONE_INFIX, ver->tag);
+    sb_addc(ptx, '\n');
+    ptx_emit_clone(m, e, cname, ver->max_regs, ptx);
+    free(cname);
+    clones++;
+  }
+  orion_record rec;
+  memset(&rec, 0, sizeof rec);
+  const char *note = NULL;
+  char recbuf[2048];
+  int have_rec = 0;
+  if (strlen(e->name) < sizeof rec.kernel) {
+    memcpy(rec.kernel, e->name, strlen(e->name) + 1);
+    rec.sm = sm;
+    rec.max_live = f->registers;
+    rec.sel = sel;
+    if (orion_record_format(&rec, recbuf, sizeof recbuf) == ORION_OK) {
+      char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, e->name);
+      ptx_emit_string_global(sym, recbuf, globals);
+      free(sym);
+      have_rec = 1;
+    } else {
+      note = "record not emitted (formatting failed)";
+    }
+  } else {
+    note = "record not emitted (kernel name too long)";
+  }
+  pass_record_json(jsonl, in, e->name, sm, f->registers, &sel, clones, have_rec ? recbuf : NULL,
+                   note);
+}
+
+/* Read and scan the input PTX.  Returns 0, or 1 after an error. */
+static int read_module(const char *in, strbuf *text, ptx_module *m) {
+  if (drv_read_file(in, text) != 0) {
+    drv_error("%s: %s", in, strerror(errno));
+    return 1;
+  }
+  char *err = NULL;
+  if (ptx_scan(text->p, text->len, m, &err) != 0) {
+    drv_error("%s: malformed PTX: %s", in, err);
+    free(err);
+    sb_free(text);
+    return 1;
+  }
+  if (m->n_entries == 0) {
+    drv_error("%s: no kernel entry (.entry) in this PTX; nothing to tune", in);
+    ptx_module_free(m);
+    sb_free(text);
+    return 1;
+  }
+  return 0;
+}
+
+/* Write the versioned PTX (and the report lines).  Returns 0, or 1 after an error. */
+static int write_outputs(cc *c, const strbuf *ptx, const strbuf *jsonl) {
+  if (drv_write_file_atomic(c->versioned_ptx, ptx->p, ptx->len) != 0) {
+    drv_error("%s: cannot write output: %s", c->versioned_ptx, strerror(errno));
+    return 1;
+  }
+  if (c->report && jsonl->len && cc_need_tmpdir(c)) {
+    char *p = drv_path_join(c->tmpdir, "pass.jsonl");
+    if (drv_write_file_atomic(p, jsonl->p, jsonl->len) != 0)
+      drv_warning("%s: cannot write: %s", p, strerror(errno));
+    free(p);
+  }
+  if (c->keep && !c->assemble_only)
+    drv_note("kept the versioned PTX as %s", c->versioned_ptx);
+  return 0;
+}
+
+/* Where the versioned PTX goes: the output (-S), next to it (--keep), or
+ * the temp dir.  Returns 0, or 1 after an error. */
+static int choose_versioned_path(cc *c) {
+  char *out = ptx_output_path(c);
+  int rc = 0;
+  if (c->assemble_only) {
+    c->versioned_ptx = drv_xstrdup(out);
+  } else if (c->keep) {
+    size_t n = strlen(out);
+    const char *dot = strrchr(drv_basename(out), '.');
+    c->versioned_ptx = drv_xasprintf("%.*s.orion.ptx", (int)(dot ? (size_t)(dot - out) : n), out);
+  } else if (cc_need_tmpdir(c)) {
+    c->versioned_ptx = drv_xasprintf("%s/%s", c->tmpdir, drv_basename(c->ptx_inputs.v[0]));
+  } else {
+    rc = 1;
+  }
+  free(out);
+  return rc;
+}
+
+int cc_stage_ptx_version(cc *c) {
+  const char *in = c->ptx_inputs.v[0];
+  if (choose_versioned_path(c) != 0)
+    return 1;
+  cc_note_inprocess(c, "select versions for the entries of %s (ptxas registers as max-live) -> %s",
+                    in, c->versioned_ptx);
+  if (c->dry_run)
+    return 0;
+  int sm;
+  if (orion_arch_from_name(cc_first_arch(c), &sm) != ORION_OK)
+    return 1;
+  strbuf text;
+  ptx_module m;
+  if (read_module(in, &text, &m) != 0)
+    return 1;
+  ptx_limits lim;
+  lim.max_versions = env_int("ORION_MAX_VERSIONS", 0);
+  if (lim.max_versions < 0 || lim.max_versions > ORION_MAX_VERSIONS)
+    lim.max_versions = 0;
+  lim.assumed_block = env_int("ORION_BLOCK", 0);
+  strbuf ptx, globals, jsonl;
+  sb_init(&ptx);
+  sb_init(&globals);
+  sb_init(&jsonl);
+  size_t pos = 0;
+  for (size_t i = 0; i < m.n_entries; i++) {
+    const ptx_entry *e = &m.entries[i];
+    sb_add(&ptx, m.text + pos, e->end - pos);
+    pos = e->end;
+    version_entry(c, &m, e, sm, &lim, &ptx, &globals, &jsonl);
+  }
+  sb_add(&ptx, m.text + pos, m.len - pos);
+  if (globals.len) {
+    sb_adds(&ptx, "\n// Orion decision records (orion/record.h)\n");
+    sb_add(&ptx, globals.p, globals.len);
+  }
+  int rc = write_outputs(c, &ptx, &jsonl);
+  sb_free(&ptx);
+  sb_free(&globals);
+  sb_free(&jsonl);
+  ptx_module_free(&m);
+  sb_free(&text);
+  return rc;
+}
+
+int cc_stage_ptx_assemble(cc *c) {
+  char *out = ptx_output_path(c);
+  strvec argv;
+  ptxas_argv(c, c->orion_ptxas, &argv);
+  if (c->report) {
+    if (!cc_need_tmpdir(c)) {
+      sv_free(&argv);
+      free(out);
+      return 1;
+    }
+    sv_pushf(&argv, "--orion-report=%s/ptxas-1.json", c->tmpdir);
+  }
+  if (c->spill)
+    sv_pushf(&argv, "--orion-spill=%s", c->spill);
+  if (c->verbose && !c->dry_run)
+    sv_push(&argv, "--orion-commands");
+  sv_push(&argv, "--output-file");
+  sv_push(&argv, out);
+  sv_push(&argv, c->versioned_ptx);
+  strvec env;
+  sv_init(&env);
+  if (c->user_cuda_path)
+    sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
+  int st = cc_run_cmd(c, &argv, &env, 0, NULL);
+  cc_note_spill_commands(c, "runs", 1);
+  sv_free(&env);
+  sv_free(&argv);
+  free(out);
+  return st;
+}
+
+int cc_ptx_check_options(const cc *c) {
+  const char *in = c->ptx_inputs.v[0];
+  if (c->inputs.n != 1) {
+    drv_error("a .ptx input must be the only input (got %zu inputs)", c->inputs.n);
+    return 1;
+  }
+  if (c->archs.n > 1) {
+    drv_error("%s: give exactly one --cuda-gpu-arch for a .ptx input", in);
+    return 1;
+  }
+  /* Only options that mean something for PTX are accepted. */
+  for (size_t i = 0; i < c->user_args.n; i++) {
+    const char *a = c->user_args.v[i];
+    if (strcmp(a, "-Xcuda-ptxas") == 0 || strcmp(a, "-o") == 0) {
+      i++;
+      continue;
+    }
+    if (a[0] != '-' || strcmp(a, "-S") == 0 || strcmp(a, "-c") == 0 || strcmp(a, "-v") == 0 ||
+        drv_has_prefix(a, "--cuda-gpu-arch=") || drv_has_prefix(a, "--offload-arch=") ||
+        drv_has_prefix(a, "--cuda-path=") || (a[1] == 'O' && a[2] >= '0' && a[2] <= '9' && !a[3]) ||
+        (a[1] == 'o' && a[2]))
+      continue;
+    drv_error("%s: option '%s' is not supported with a .ptx input", in, a);
+    return 1;
+  }
+  return 0;
+}
