@@ -221,15 +221,19 @@ def install_shared(o, out):
         os.path.dirname(os.path.dirname(os.path.abspath(o.orion_cc))), "lib", "liborionrt.so")
     dest = shared_lib_dir(o.out)
     os.makedirs(dest, exist_ok=True)
-    shutil.copy2(lib, os.path.join(dest, "liborionrt.so"))
+    # Under its soname (liborionrt.so.<major>), the name the program needs.
+    soname = re.search(r"Library soname: [[](.*?)[]]",
+                       subprocess.run(["readelf", "-d", lib], capture_output=True, text=True).stdout)
+    name = soname.group(1) if soname else "liborionrt.so"
+    shutil.copy2(lib, os.path.join(dest, name))
     dyn = subprocess.run(["readelf", "-d", out], capture_output=True, text=True).stdout
     syms = subprocess.run(["nm", out], capture_output=True, text=True).stdout
     own = [l for l in syms.splitlines() if l.endswith(" __orion_launch_kernel")]
-    if "[liborionrt.so]" not in dyn or not own or any(" U " not in l for l in own):
+    if f"[{name}]" not in dyn or not own or any(" U " not in l for l in own):
         print(f"FAIL build {out}: not linked against liborionrt.so (NEEDED: "
               f"{re.findall(r'Shared library: [[](.*?)[]]', dyn)}; __orion_launch_kernel: {own})")
         return False
-    print(f"  {os.path.basename(out)}: needs liborionrt.so (copied from {lib} to {dest})")
+    print(f"  {os.path.basename(out)}: needs {name} (copied from {lib} to {dest})")
     return True
 
 
