@@ -1,19 +1,18 @@
-/* orion-config - print what a build needs to use Orion by hand.
+/* orion-config - print what a build needs to use Orion by hand, in the way
+ * llvm-config does for LLVM:
  *
- *   clang++ -x cuda --cuda-gpu-arch=sm_90 \
- *     -fpass-plugin=$(orion-config --plugin) --ptxas-path=$(orion-config --ptxas) \
- *     $(orion-config --cflags) app.cu -o app $(orion-config --ldflags)
+ *   clang++ -x cuda --cuda-gpu-arch=sm_90 $(orion-config --cflags) \
+ *     app.cu -o app $(orion-config --ldflags)
  *
  * Paths are relative to this executable (<prefix>/bin/orion-config), so the
- * build tree and an install tree both answer correctly; the CUDA root
- * follows ORION_CUDA_PATH, CUDA_PATH, then the build default.  Several
- * options print one line each, in the order given; --static (the default)
- * and --shared print nothing and choose, wherever they stand (the last one
- * wins), which liborionrt --ldflags links: -L<prefix>/lib
- * -l:liborionrt.a, or -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lorionrt; then
- * the CUDA runtime, -ldl and -lpthread (the same flags as orion-cc's
- * --orion-rt=static|shared).  Exit 1 on an unknown option (message on
- * stderr, nothing on stdout).
+ * build tree and an install tree (wherever it was copied) both answer
+ * correctly; the CUDA root follows ORION_CUDA_PATH, CUDA_PATH, then the
+ * build default.  Several options print one line each, in the order given;
+ * --static (the default) and --shared print nothing and choose, wherever
+ * they stand (the last one wins), which liborionrt --ldflags and --libs
+ * name: liborionrt.a, or liborionrt.so with an rpath (the same flags as
+ * orion-cc's --orion-rt=static|shared).  Exit 1 on an unknown option
+ * (message on stderr, nothing on stdout).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,93 +22,145 @@
 #include "toolpaths.h"
 #include "util.h"
 
+typedef struct cfg {
+  char *bin;  /* directory of this executable */
+  char *cuda; /* the CUDA root */
+  drv_rt_mode rt;
+} cfg;
+
+/* --cflags: what orion-cc adds to clang's command line for CUDA sources,
+ * plus the include directory of orion/rt.h. */
+static char *ans_cflags(const cfg *c) {
+  char *plugin = drv_plugin_path(c->bin);
+  char *ptxas = drv_orion_ptxas_path(c->bin);
+  char *compat = drv_compat_header_path(c->bin);
+  char *inc = drv_include_dir(c->bin);
+  char *s = drv_xasprintf("--cuda-path=%s -Wno-unknown-cuda-version -fpass-plugin=%s "
+                          "--ptxas-path=%s -I%s -isystem %s/include/cccl -include %s "
+                          "-mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1",
+                          c->cuda, plugin, ptxas, inc, c->cuda, compat);
+  free(plugin);
+  free(ptxas);
+  free(compat);
+  free(inc);
+  return s;
+}
+
+/* The runtime's link flags joined by spaces; libs_only keeps the -l... ones. */
+static char *link_flags(const cfg *c, int libs_only) {
+  strvec v;
+  sv_init(&v);
+  drv_rt_link_flags(&v, c->rt, c->bin, c->cuda);
+  strbuf b;
+  sb_init(&b);
+  for (size_t j = 0; j < v.n; j++) {
+    if (libs_only && strncmp(v.v[j], "-l", 2) != 0)
+      continue;
+    if (b.len)
+      sb_addc(&b, ' ');
+    sb_adds(&b, v.v[j]);
+  }
+  sv_free(&v);
+  return sb_detach(&b);
+}
+
+static char *ans_ldflags(const cfg *c) { return link_flags(c, 0); }
+static char *ans_libs(const cfg *c) { return link_flags(c, 1); }
+static char *ans_plugin(const cfg *c) { return drv_plugin_path(c->bin); }
+static char *ans_ptxas(const cfg *c) { return drv_orion_ptxas_path(c->bin); }
+static char *ans_cuda(const cfg *c) { return drv_xstrdup(c->cuda); }
+static char *ans_prefix(const cfg *c) { return drv_prefix(c->bin); }
+static char *ans_bindir(const cfg *c) { return drv_xstrdup(c->bin); }
+static char *ans_libdir(const cfg *c) { return drv_lib_dir(c->bin); }
+static char *ans_incdir(const cfg *c) { return drv_include_dir(c->bin); }
+static char *ans_cmakedir(const cfg *c) {
+  char *lib = drv_lib_dir(c->bin);
+  char *s = drv_path_join(lib, "cmake/Orion");
+  free(lib);
+  return s;
+}
+static char *ans_version(const cfg *c) {
+  (void)c;
+  return drv_xstrdup(ORION_VERSION_STRING);
+}
+
+static const struct option {
+  const char *name;
+  char *(*answer)(const cfg *); /* NULL: a modifier that prints nothing */
+  const char *help;
+} options[] = {
+    {"--cflags", ans_cflags,
+     "compile flags for CUDA sources (clang 22): the OrionPass plugin,\n"
+     "               orion-ptxas, the CUDA path, cccl headers, nvcc-compatible\n"
+     "               numerics and helper header, the include directory of orion/rt.h"},
+    {"--ldflags", ans_ldflags,
+     "everything a link needs: search paths, rpaths, liborionrt,\n"
+     "               the CUDA runtime, -ldl -lpthread"},
+    {"--libs", ans_libs, "the libraries of --ldflags alone (the -l options)"},
+    {"--static", NULL, "--ldflags/--libs name liborionrt.a (the default)"},
+    {"--shared", NULL, "--ldflags/--libs name liborionrt.so"},
+    {"--plugin", ans_plugin, "path of the OrionPass clang plugin (-fpass-plugin=)"},
+    {"--ptxas", ans_ptxas, "path of orion-ptxas (--ptxas-path=)"},
+    {"--cuda-path", ans_cuda, "the CUDA toolkit Orion uses"},
+    {"--prefix", ans_prefix, "Orion's installation prefix"},
+    {"--bindir", ans_bindir, "directory of Orion's tools"},
+    {"--libdir", ans_libdir, "directory of OrionPass.so and liborionrt"},
+    {"--includedir", ans_incdir, "directory holding orion/rt.h"},
+    {"--cmakedir", ans_cmakedir, "directory of OrionConfig.cmake (find_package(Orion))"},
+    {"--version", ans_version, "Orion's version"},
+    {"--help", NULL, "this text"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
 static void usage(FILE *f) {
-  fprintf(f,
-          "usage: orion-config OPTION...\n"
-          "  --plugin     path of the OrionPass clang plugin (-fpass-plugin=)\n"
-          "  --ptxas      path of orion-ptxas (--ptxas-path=)\n"
-          "  --cflags     compile flags for CUDA sources (CUDA path, cccl headers,\n"
-          "               nvcc-compatible numerics and helper header)\n"
-          "  --ldflags    link flags (liborionrt and the CUDA runtime)\n"
-          "  --static     --ldflags links liborionrt.a (the default)\n"
-          "  --shared     --ldflags links liborionrt.so\n"
-          "  --cuda-path  the CUDA toolkit Orion uses\n"
-          "  --prefix     Orion's installation prefix\n"
-          "  --version    Orion's version\n"
-          "  --help       this text\n");
+  fprintf(f, "usage: orion-config OPTION...\n");
+  for (size_t i = 0; i < N_OPTIONS; i++)
+    fprintf(f, "  %-12s %s\n", options[i].name, options[i].help);
+}
+
+static const struct option *find_option(const char *a) {
+  if (strcmp(a, "-h") == 0)
+    a = "--help";
+  for (size_t i = 0; i < N_OPTIONS; i++)
+    if (strcmp(a, options[i].name) == 0)
+      return &options[i];
+  return NULL;
 }
 
 int main(int argc, char **argv) {
   drv_prog = "orion-config";
-  if (argc < 2) {
-    usage(stderr);
-    return 1;
-  }
-  drv_rt_mode rt = DRV_RT_STATIC;
+  cfg c = {NULL, NULL, DRV_RT_STATIC};
   int prints = 0;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    const struct option *o = find_option(argv[i]);
+    if (!o) {
+      drv_error("unknown option '%s' (see orion-config --help)", argv[i]);
+      return 1;
+    }
+    if (strcmp(o->name, "--help") == 0) {
       usage(stdout);
       return 0;
     }
-    if (strcmp(a, "--static") == 0 || strcmp(a, "--shared") == 0) {
-      rt = a[3] == 't' ? DRV_RT_STATIC : DRV_RT_SHARED;
-      continue;
-    }
-    if (strcmp(a, "--plugin") && strcmp(a, "--ptxas") && strcmp(a, "--cflags") &&
-        strcmp(a, "--ldflags") && strcmp(a, "--cuda-path") && strcmp(a, "--prefix") &&
-        strcmp(a, "--version")) {
-      drv_error("unknown option '%s' (see orion-config --help)", a);
-      return 1;
-    }
-    prints++;
+    if (o->answer)
+      prints++;
+    else
+      c.rt = strcmp(o->name, "--shared") == 0 ? DRV_RT_SHARED : DRV_RT_STATIC;
   }
   if (!prints) {
     usage(stderr);
     return 1;
   }
-  char *bin = drv_self_dir(argv[0]);
-  char *cuda = drv_cuda_path();
+  c.bin = drv_self_dir(argv[0]);
+  c.cuda = drv_cuda_path();
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    char *s = NULL;
-    if (strcmp(a, "--static") == 0 || strcmp(a, "--shared") == 0)
+    const struct option *o = find_option(argv[i]);
+    if (!o->answer)
       continue;
-    if (strcmp(a, "--plugin") == 0)
-      s = drv_plugin_path(bin);
-    else if (strcmp(a, "--ptxas") == 0)
-      s = drv_orion_ptxas_path(bin);
-    else if (strcmp(a, "--cuda-path") == 0)
-      s = drv_xstrdup(cuda);
-    else if (strcmp(a, "--prefix") == 0)
-      s = drv_prefix(bin);
-    else if (strcmp(a, "--version") == 0)
-      s = drv_xstrdup(ORION_VERSION_STRING);
-    else if (strcmp(a, "--cflags") == 0) {
-      char *compat = drv_compat_header_path(bin);
-      s = drv_xasprintf("--cuda-path=%s -Wno-unknown-cuda-version -isystem %s/include/cccl "
-                        "-include %s -mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1",
-                        cuda, cuda, compat);
-      free(compat);
-    } else if (strcmp(a, "--ldflags") == 0) {
-      strvec v;
-      sv_init(&v);
-      drv_rt_link_flags(&v, rt, bin, cuda);
-      strbuf b;
-      sb_init(&b);
-      for (size_t j = 0; j < v.n; j++) {
-        if (j)
-          sb_addc(&b, ' ');
-        sb_adds(&b, v.v[j]);
-      }
-      sv_free(&v);
-      s = sb_detach(&b);
-    }
+    char *s = o->answer(&c);
     printf("%s\n", s);
     free(s);
   }
-  free(bin);
-  free(cuda);
+  free(c.bin);
+  free(c.cuda);
   return 0;
 }
