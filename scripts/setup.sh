@@ -30,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
 fi
 
-debs="llvm-22-dev clang-22 clang-tools-22 libclang-22-dev libclang-rt-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip"
+debs="llvm-22-dev clang-22 clang-tools-22 libclang-22-dev libclang-rt-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip pkg-config"
 missing=
 for p in $debs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
