@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check.sh - Orion's install tree used as a user would (CTest: orion_install,
-# cmake_consumer_orion_cc, cmake_consumer_clang, pkgconfig_consumer).
+# cmake_consumer_orion_cc, cmake_consumer_clang, pkgconfig_consumer,
+# cmake_consumer_errors).
 #
 #   check.sh install   BUILD DIR        cmake --install BUILD into DIR/staged,
 #                                       then move it to DIR/prefix (relocation)
@@ -9,6 +10,8 @@
 #                                       CUDA compiler: find_package, orion_tune
 #   check.sh pkgconfig BUILD DIR CLANG  app.cu built by hand with CLANG and
 #                                       pkg-config --cflags --libs orion
+#   check.sh errors    BUILD DIR ORION_CC NVCC   misuse of orion_tune: one
+#                                       clear configure error each
 #
 # Each build is checked: the device code holds Orion's clones (cuobjdump), the
 # program links liborionrt (nm: the static runtime inside, or readelf: the
@@ -20,6 +23,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mode=${1:?mode}
 build=$(cd "${2:?build dir}" && pwd)
 dir=${3:?work dir}
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
 prefix=$dir/prefix
 
 fail() { printf 'FAIL: %s\n' "$*"; exit 1; }
@@ -107,7 +111,7 @@ cmake)
   rm -rf "$work"
   args=(-S "$here" -B "$work" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
         -DCMAKE_CUDA_COMPILER="$cc" -DCMAKE_CUDA_ARCHITECTURES=90)
-  # CMake before 3.26 probes clang with sm_52, which CUDA 13 refuses.
+  # CMake 3.25 (Debian 12) identifies clang with sm_52 probes, which CUDA 13 refuses.
   [ "$name" = orion-cc ] || args+=(-DCMAKE_CUDA_FLAGS=--cuda-gpu-arch=sm_90)
   cmake "${args[@]}" >"$work.configure.log" 2>&1 || { cat "$work.configure.log"; fail "configure with $cc"; }
   grep -q "Orion 0.1.0 from $prefix/lib/cmake/Orion" "$work.configure.log" || fail "find_package did not find $prefix"
@@ -156,6 +160,35 @@ pkgconfig)
   check_static "$work/app"
   run_app "$work/app"
   ;;
-*) fail "unknown mode '$mode' (install, cmake, pkgconfig)" ;;
+errors)
+  # Misuse gives one clear configure error each.
+  orion_cc=${4:?orion-cc} nvcc=${5:?nvcc}
+  work=$dir/errors
+  rm -rf "$work" && mkdir -p "$work/src"
+  cat >"$work/src/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(misuse LANGUAGES ${LANGS})
+find_package(Orion REQUIRED CONFIG)
+add_executable(app main.cpp)
+orion_tune(${TUNE})
+EOF
+  echo 'int main() { return 0; }' >"$work/src/main.cpp"
+  expect_error() { # EXPECTED-TEXT CUDACC LANGS TUNE
+    local b out
+    b=$work/build-$(basename "$2")
+    if out=$(cmake -S "$work/src" -B "$b" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$2" \
+                 -DCMAKE_CUDA_ARCHITECTURES=90 "-DLANGS=$3" "-DTUNE=$4" 2>&1); then
+      fail "orion_tune($4) with $2 and languages $3 configured"
+    fi
+    grep -q -F "$1" <<<"$(tr -s ' \n' ' ' <<<"$out")" || fail "orion_tune($4): expected '$1' in: $out"
+    say "  orion_tune($4), $(basename "$2"), $3: $1"
+  }
+  expect_error "orion_tune(app): unknown argument(s) 'FROB' (expected STATIC or SHARED)" "$orion_cc" "CXX;CUDA" "app;FROB"
+  expect_error "orion_tune(app): STATIC and SHARED exclude each other" "$orion_cc" "CXX;CUDA" "app;STATIC;SHARED"
+  expect_error "orion_tune: no target named 'nosuch'" "$orion_cc" "CXX;CUDA" "nosuch"
+  expect_error "orion_tune(app): the project has no CUDA language" "$orion_cc" "CXX" "app"
+  expect_error "is NVIDIA; Orion needs -DCMAKE_CUDA_COMPILER=$prefix/bin/orion-cc or clang" "$nvcc" "CXX;CUDA" "app"
+  ;;
+*) fail "unknown mode '$mode' (install, cmake, pkgconfig, errors)" ;;
 esac
 say "PASS"

@@ -19,5 +19,8 @@ add_test(NAME cmake_consumer_clang
 add_test(NAME pkgconfig_consumer
          COMMAND ${ORION_CONSUMER_CHECK} pkgconfig ${CMAKE_BINARY_DIR} ${ORION_CONSUMER_DIR}
                  ${ORION_LLVM_ROOT}/bin/clang++)
-set_tests_properties(cmake_consumer_orion_cc cmake_consumer_clang pkgconfig_consumer
+add_test(NAME cmake_consumer_errors
+         COMMAND ${ORION_CONSUMER_CHECK} errors ${CMAKE_BINARY_DIR} ${ORION_CONSUMER_DIR}
+                 ${ORION_CONSUMER_DIR}/prefix/bin/orion-cc ${ORION_CUDA_PATH}/bin/nvcc)
+set_tests_properties(cmake_consumer_orion_cc cmake_consumer_clang pkgconfig_consumer cmake_consumer_errors
                      PROPERTIES FIXTURES_REQUIRED orion_prefix SKIP_RETURN_CODE 77 TIMEOUT 600)
