@@ -2,7 +2,8 @@
  *
  * orion-cc is split by concern:
  *   orion_cc.c   main, usage, the stage table, validation, the clang stage
- *   cc_args.c    the option table and the parser that walks it
+ *   cc_args.c    the option table (Orion's, clang's, nvcc's rows) and its walker
+ *   cc_nvcc.c    nvcc's options translated for clang (cc_opt.h: the row type)
  *   cc_run.c     running (or, under -###, printing) commands; temp dir
  *   cc_ptx.c     the .ptx input path (probe, version, assemble)
  * Contracts: every function that can fail prints its own error
@@ -12,6 +13,8 @@
  */
 #ifndef ORION_DRIVER_CC_H
 #define ORION_DRIVER_CC_H
+
+#include <stdio.h>
 
 #include "proc.h"
 #include "ptxas_info.h"
@@ -42,6 +45,17 @@ typedef struct cc {
   char *user_ptxas;
   int user_arch;
   const char *lang; /* the -x value in effect while parsing */
+  /* nvcc's command line (cc_nvcc.c) */
+  strvec nv_archs;  /* -arch values, until -code says which get code */
+  strvec nv_codes;  /* -code values */
+  strvec nv_gen;    /* architectures the -gencode clauses give code */
+  strvec new_archs; /* well-formed architectures Orion's model lacks */
+  strvec nv_device; /* clang flags for a CUDA compile that nvcc's options map to */
+  strvec nv_codegen; /* nvcc's code-generation options given (by name) */
+  int fast_math;    /* -use_fast_math */
+  int prec_sqrt;    /* --prec-sqrt: -1 not given, 0 or 1 */
+  int nv_output;    /* -ptx: 'p', -cubin: 'c', else 0 */
+  int ccbin_noted;
   /* PTX path */
   strvec ptxas_user; /* -Xptxas / -Xcuda-ptxas / -O<n> / -v for ptxas */
   char *versioned_ptx;
@@ -55,6 +69,16 @@ typedef struct cc {
 
 /* Parse argv[1..argc-1] into c.  Returns 1, or 0 after printing an error. */
 int cc_parse_args(cc *c, int argc, char **argv);
+/* --help-nvcc: nvcc's options, one per line: spelling, tab, what it maps to. */
+void cc_print_nvcc_options(FILE *f);
+
+/* ---- cc_nvcc.c ---- */
+
+/* requires the arguments parsed: whether clang gets nvcc's exact sqrtf. */
+int cc_prec_sqrt(const cc *c);
+/* Whether an input object carries -fgpu-rdc device code (a .llvm.offloading
+ * section), so that a link of objects needs clang's device link. */
+int cc_inputs_have_rdc(const cc *c);
 
 /* ---- cc_run.c ---- */
 

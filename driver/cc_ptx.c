@@ -343,6 +343,12 @@ int cc_ptx_check_options(const cc *c) {
     drv_error("%s: give exactly one --cuda-gpu-arch for a .ptx input", in);
     return 1;
   }
+  int sm;
+  if (orion_arch_from_name(cc_first_arch(c), &sm) != ORION_OK) {
+    drv_error("%s: the PTX-level path needs an architecture in Orion's occupancy model (%s), "
+              "not %s", in, orion_arch_supported_list(), cc_first_arch(c));
+    return 1;
+  }
   /* Only options that mean something for PTX are accepted. */
   for (size_t i = 0; i < c->user_args.n; i++) {
     const char *a = c->user_args.v[i];
@@ -356,6 +362,11 @@ int cc_ptx_check_options(const cc *c) {
         (a[1] == 'o' && a[2]))
       continue;
     drv_error("%s: option '%s' is not supported with a .ptx input", in, a);
+    return 1;
+  }
+  /* nvcc's code-generation options mean nothing for PTX (ptxas's do) */
+  if (c->nv_codegen.n) {
+    drv_error("%s: option '%s' is not supported with a .ptx input", in, c->nv_codegen.v[0]);
     return 1;
   }
   return 0;

@@ -20,8 +20,10 @@
  * --offload-link, so clang device-links -fgpu-rdc objects (-c output) as
  * it does when a .cu input is linked; such a link without -fgpu-rdc gets
  * no device code (clang's behaviour too).
- * Every --cuda-gpu-arch/--offload-arch is checked against Orion's occupancy
- * model first.  Everything else passes through to clang unchanged.
+ * nvcc's options are translated through the option table (cc_args.c,
+ * cc_nvcc.c).  Every GPU architecture is checked against Orion's occupancy
+ * model first: a well-formed one the model lacks (sm_103) passes through
+ * with a warning.  Everything else passes through to clang unchanged.
  *
  * .ptx input (the PTX-level path, e.g. from `nvcc -ptx`): cc_ptx.c.
  *
@@ -41,7 +43,6 @@
 #include "cc_report.h"
 #include "orion/select.h"
 #include "orion_build_config.h"
-
 
 /* ---- usage ---- */
 
@@ -74,7 +75,11 @@ static void usage(FILE *f) {
           "                         rewrite wherever it applies, else as auto), pragma (the\n"
           "                         pragma wherever ptxas accepts it: the baseline), off\n"
           "                         (leave them as ptxas made them)\n"
-          "  --help, --version\n"
+          "  --help, --help-nvcc, --version\n"
+          "\n"
+          "nvcc's options (-arch, -gencode, -use_fast_math, -Xcompiler, -rdc, ...) are\n"
+          "translated into clang's through one table; --help-nvcc lists each and what it\n"
+          "maps to.  An nvcc option with no clang counterpart is an error naming it.\n"
           "\n"
           "PTX input (.ptx): --cuda-gpu-arch=ARCH (one), -S (write versioned PTX),\n"
           "  -o FILE, -O<n>, -Xptxas ARG (or -Xcuda-ptxas ARG), -v.\n"
@@ -200,54 +205,70 @@ static int stage_validate(cc *c) {
 
 /* ---- stage: clang ---- */
 
+/* clang runs ptxas (ours or the user's): device code is assembled. */
+static int runs_ptxas(const cc *c) {
+  return c->cuda_inputs.n && !c->preprocess_only && !c->syntax_only && !c->deps_only &&
+         !c->host_only && !c->assemble_only;
+}
+
+/* What a compile of .cu inputs gets ahead of the user's arguments. */
+static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
+  if (!c->user_cuda_path)
+    sv_pushf(argv, "--cuda-path=%s", c->cuda);
+  sv_push(argv, "-Wno-unknown-cuda-version");
+  if (!c->no_orion) {
+    sv_pushf(argv, "-fpass-plugin=%s", c->plugin);
+    /* only where clang runs ptxas: elsewhere clang calls it unused (-Werror) */
+    if (runs_ptxas(c))
+      sv_pushf(argv, "--ptxas-path=%s", c->orion_ptxas);
+    if (c->user_ptxas_path)
+      sv_pushf(env, "ORION_REAL_PTXAS=%s", c->user_ptxas);
+    else if (c->user_cuda_path)
+      sv_pushf(env, "ORION_CUDA_PATH=%s", c->cuda);
+    if (c->rt_mode == DRV_RT_NONE)
+      sv_push(env, "ORION_LAUNCH_HOOK=0"); /* no runtime: plain launches */
+    if (c->spill)
+      sv_pushf(env, "ORION_PTXAS_SPILL=%s", c->spill);
+    if (c->verbose && !c->dry_run)
+      sv_push(env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
+  } else if (c->user_ptxas_path && runs_ptxas(c)) {
+    sv_pushf(argv, "--ptxas-path=%s", c->user_ptxas);
+  }
+  /* nvcc compatibility: headers and numerics */
+  sv_push(argv, "-isystem");
+  sv_pushf(argv, "%s/include/cccl", c->cuda);
+  if (!c->no_compat) {
+    sv_push(argv, "-include");
+    sv_push(argv, c->compat);
+  }
+  if (cc_prec_sqrt(c)) {
+    sv_push(argv, "-mllvm");
+    sv_push(argv, "-nvvm-reflect-add=__CUDA_PREC_SQRT=1");
+  }
+  if (!c->user_arch)
+    sv_push(argv, "--cuda-gpu-arch=" DEFAULT_ARCH);
+  sv_extend(argv, &c->nv_device);
+}
+
 static int stage_clang(cc *c) {
   strvec argv, env;
   sv_init(&argv);
   sv_init(&env);
   sv_push(&argv, c->clang);
   int cuda = c->cuda_inputs.n > 0;
-  if (cuda) {
-    if (!c->user_cuda_path)
-      sv_pushf(&argv, "--cuda-path=%s", c->cuda);
-    sv_push(&argv, "-Wno-unknown-cuda-version");
-    if (!c->no_orion) {
-      sv_pushf(&argv, "-fpass-plugin=%s", c->plugin);
-      sv_pushf(&argv, "--ptxas-path=%s", c->orion_ptxas);
-      if (c->user_ptxas_path)
-        sv_pushf(&env, "ORION_REAL_PTXAS=%s", c->user_ptxas);
-      else if (c->user_cuda_path)
-        sv_pushf(&env, "ORION_CUDA_PATH=%s", c->cuda);
-      if (c->rt_mode == DRV_RT_NONE)
-        sv_push(&env, "ORION_LAUNCH_HOOK=0"); /* no runtime: plain launches */
-      if (c->spill)
-        sv_pushf(&env, "ORION_PTXAS_SPILL=%s", c->spill);
-      if (c->verbose && !c->dry_run)
-        sv_push(&env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
-    } else if (c->user_ptxas_path) {
-      sv_pushf(&argv, "--ptxas-path=%s", c->user_ptxas);
-    }
-    /* nvcc compatibility: headers and numerics */
-    sv_push(&argv, "-isystem");
-    sv_pushf(&argv, "%s/include/cccl", c->cuda);
-    if (!c->no_compat) {
-      sv_push(&argv, "-include");
-      sv_push(&argv, c->compat);
-    }
-    sv_push(&argv, "-mllvm");
-    sv_push(&argv, "-nvvm-reflect-add=__CUDA_PREC_SQRT=1");
-    if (!c->user_arch)
-      sv_push(&argv, "--cuda-gpu-arch=" DEFAULT_ARCH);
-  } else if (c->user_ptxas_path) {
+  if (cuda)
+    clang_cuda_flags(c, &argv, &env);
+  else if (c->user_ptxas_path)
     sv_pushf(&argv, "--ptxas-path=%s", c->user_ptxas);
-  }
   if (c->keep)
     sv_push(&argv, "-save-temps=obj");
   sv_extend(&argv, &c->user_args);
   /* -fgpu-rdc objects carry their device code for a link-time device link
    * (clang's offload driver: clang-linker-wrapper, nvlink), which clang
    * runs for a link of objects only when told (with a .cu input it does it
-   * anyway); without it the program would have no device code at all. */
-  if (linking(c) && c->inputs.n && c->gpu_rdc && !cuda) {
+   * anyway); without it the program would have no device code at all.
+   * nvcc device-links such objects without being told: so does orion-cc. */
+  if (linking(c) && c->inputs.n && !cuda && (c->gpu_rdc || cc_inputs_have_rdc(c))) {
     if (!c->user_cuda_path)
       sv_pushf(&argv, "--cuda-path=%s", c->cuda);
     sv_push(&argv, "--offload-link");
@@ -308,6 +329,15 @@ static const stage stages[] = {
     {"report", report_mode, stage_report},
 };
 
+/* Apply f to each of c's vectors (initialisation, release). */
+static void for_each_vec(cc *c, void (*f)(strvec *)) {
+  strvec *const vecs[] = {&c->user_args, &c->archs,    &c->inputs,    &c->cuda_inputs,
+                          &c->ptx_inputs, &c->ptxas_user, &c->nv_archs, &c->nv_codes,
+                          &c->nv_gen,    &c->new_archs, &c->nv_device, &c->nv_codegen};
+  for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+    f(vecs[i]);
+}
+
 static void cc_free(cc *c) {
   free(c->bin_dir);
   free(c->clang);
@@ -319,12 +349,7 @@ static void cc_free(cc *c) {
   free(c->report_file);
   free(c->user_ptxas);
   free(c->versioned_ptx);
-  sv_free(&c->user_args);
-  sv_free(&c->archs);
-  sv_free(&c->inputs);
-  sv_free(&c->cuda_inputs);
-  sv_free(&c->ptx_inputs);
-  sv_free(&c->ptxas_user);
+  for_each_vec(c, sv_free);
   if (c->probe_done)
     ptxas_info_free(&c->probe);
   if (c->tmpdir && !c->dry_run)
@@ -336,12 +361,8 @@ int main(int argc, char **argv) {
   drv_prog = "orion-cc";
   cc c;
   memset(&c, 0, sizeof c);
-  sv_init(&c.user_args);
-  sv_init(&c.archs);
-  sv_init(&c.inputs);
-  sv_init(&c.cuda_inputs);
-  sv_init(&c.ptx_inputs);
-  sv_init(&c.ptxas_user);
+  for_each_vec(&c, sv_init);
+  c.prec_sqrt = -1;
   c.bin_dir = drv_self_dir(argv[0]);
   c.clang = drv_clang();
   c.cuda = drv_cuda_path();
@@ -352,6 +373,11 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-help") == 0) {
       usage(stdout);
+      cc_free(&c);
+      return 0;
+    }
+    if (strcmp(argv[i], "--help-nvcc") == 0) {
+      cc_print_nvcc_options(stdout);
       cc_free(&c);
       return 0;
     }

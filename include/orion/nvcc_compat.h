@@ -16,6 +16,8 @@
  *    device.
  *  - The cache-hinted load/store intrinsics clang 22 lacks: __ldca, __ldlu,
  *    __stwb, __stcg, __stcs (scalars and the common vector types).
+ *  - nvcc's __nv_atomic_* builtins and the __NV_ATOMIC_* / __NV_THREAD_SCOPE_*
+ *    constants (ORION_NO_NV_ATOMIC_COMPAT turns them off).
  *
  * Numerics (nvcc's -prec-sqrt=true, -prec-div=true, -ftz=false,
  * -fmad=true) are set by orion-cc's flags, not here.
@@ -173,6 +175,97 @@ ORION_COMPAT_STORES(__stcs, "st.global.cs")
 #undef ORION_COMPAT_ST2
 #undef ORION_COMPAT_ST4
 #endif /* cache hints */
+
+/* ---- nvcc's __nv_atomic_* builtins (CUDA 12.8+), on clang's scoped
+ * atomics.  The orders equal the __ATOMIC_* values; a scope clang lacks
+ * (cluster) becomes the wider device scope. ---- */
+#ifndef ORION_NO_NV_ATOMIC_COMPAT
+enum {
+  __NV_ATOMIC_RELAXED, __NV_ATOMIC_CONSUME, __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE, __NV_ATOMIC_ACQ_REL, __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD, __NV_THREAD_SCOPE_BLOCK, __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE, __NV_THREAD_SCOPE_SYSTEM
+};
+
+#define ORION_NV_SCOPED(call, scope)                                          \
+  switch (scope) {                                                            \
+  case __NV_THREAD_SCOPE_THREAD: call(__MEMORY_SCOPE_SINGLE);                 \
+  case __NV_THREAD_SCOPE_BLOCK: call(__MEMORY_SCOPE_WRKGRP);                  \
+  case __NV_THREAD_SCOPE_CLUSTER:                                             \
+  case __NV_THREAD_SCOPE_DEVICE: call(__MEMORY_SCOPE_DEVICE);                 \
+  default: call(__MEMORY_SCOPE_SYSTEM);                                       \
+  }
+
+template <typename T>
+static __device__ __forceinline__ T __nv_atomic_load_n(T *p, int order,
+                                                        int scope = __NV_THREAD_SCOPE_SYSTEM) {
+#define ORION_NV_CALL(s) return __scoped_atomic_load_n(p, order, s)
+  ORION_NV_SCOPED(ORION_NV_CALL, scope)
+#undef ORION_NV_CALL
+}
+template <typename T>
+static __device__ __forceinline__ void __nv_atomic_load(T *p, T *ret, int order,
+                                                         int scope = __NV_THREAD_SCOPE_SYSTEM) {
+  *ret = __nv_atomic_load_n(p, order, scope);
+}
+template <typename T>
+static __device__ __forceinline__ void __nv_atomic_store_n(T *p, T v, int order,
+                                                            int scope = __NV_THREAD_SCOPE_SYSTEM) {
+#define ORION_NV_CALL(s) __scoped_atomic_store_n(p, v, order, s); return
+  ORION_NV_SCOPED(ORION_NV_CALL, scope)
+#undef ORION_NV_CALL
+}
+template <typename T>
+static __device__ __forceinline__ void __nv_atomic_store(T *p, T *v, int order,
+                                                          int scope = __NV_THREAD_SCOPE_SYSTEM) {
+  __nv_atomic_store_n(p, *v, order, scope);
+}
+template <typename T>
+static __device__ __forceinline__ bool
+__nv_atomic_compare_exchange_n(T *p, T *expected, T desired, bool weak, int success,
+                               int failure, int scope = __NV_THREAD_SCOPE_SYSTEM) {
+#define ORION_NV_CALL(s) \
+  return __scoped_atomic_compare_exchange_n(p, expected, desired, weak, success, failure, s)
+  ORION_NV_SCOPED(ORION_NV_CALL, scope)
+#undef ORION_NV_CALL
+}
+template <typename T>
+static __device__ __forceinline__ bool
+__nv_atomic_compare_exchange(T *p, T *expected, T *desired, bool weak, int success,
+                             int failure, int scope = __NV_THREAD_SCOPE_SYSTEM) {
+  return __nv_atomic_compare_exchange_n(p, expected, *desired, weak, success, failure, scope);
+}
+#define ORION_NV_RMW(name, builtin)                                                      \
+  template <typename T>                                                                  \
+  static __device__ __forceinline__ T name(T *p, T v, int order,                         \
+                                           int scope = __NV_THREAD_SCOPE_SYSTEM) {       \
+    ORION_NV_SCOPED(ORION_NV_RMW_CALL_##builtin, scope)                                  \
+  }
+#define ORION_NV_RMW_CALL_xchg(s) return __scoped_atomic_exchange_n(p, v, order, s)
+#define ORION_NV_RMW_CALL_add(s) return __scoped_atomic_fetch_add(p, v, order, s)
+#define ORION_NV_RMW_CALL_sub(s) return __scoped_atomic_fetch_sub(p, v, order, s)
+#define ORION_NV_RMW_CALL_and(s) return __scoped_atomic_fetch_and(p, v, order, s)
+#define ORION_NV_RMW_CALL_or(s) return __scoped_atomic_fetch_or(p, v, order, s)
+#define ORION_NV_RMW_CALL_xor(s) return __scoped_atomic_fetch_xor(p, v, order, s)
+#define ORION_NV_RMW_CALL_min(s) return __scoped_atomic_fetch_min(p, v, order, s)
+#define ORION_NV_RMW_CALL_max(s) return __scoped_atomic_fetch_max(p, v, order, s)
+ORION_NV_RMW(__nv_atomic_exchange_n, xchg)
+ORION_NV_RMW(__nv_atomic_fetch_add, add)
+ORION_NV_RMW(__nv_atomic_fetch_sub, sub)
+ORION_NV_RMW(__nv_atomic_fetch_and, and)
+ORION_NV_RMW(__nv_atomic_fetch_or, or)
+ORION_NV_RMW(__nv_atomic_fetch_xor, xor)
+ORION_NV_RMW(__nv_atomic_fetch_min, min)
+ORION_NV_RMW(__nv_atomic_fetch_max, max)
+static __device__ __forceinline__ void
+__nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM) {
+#define ORION_NV_CALL(s) __scoped_atomic_thread_fence(order, s); return
+  ORION_NV_SCOPED(ORION_NV_CALL, scope)
+#undef ORION_NV_CALL
+}
+#endif /* nv atomics */
 
 #endif /* clang CUDA C++ */
 #endif /* ORION_NVCC_COMPAT_H */
