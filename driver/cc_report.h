@@ -2,7 +2,7 @@
  * with what ptxas made of it.
  *
  * Inputs, all in one directory (orion-cc's private temp dir):
- *   pass.jsonl     OrionPass's JSON Lines (env ORION_REPORT), one object per
+ *   pass.jsonl     OrionPass's JSON Lines (env ORION_CC_REPORT), one object per
  *                  kernel and architecture (fields in passes/report.c:
  *                  kernel, sm, max_live, threshold, block, block_known,
  *                  direction, versions[{tag, role, max_regs, target_warps,

@@ -90,7 +90,7 @@ static void usage(FILE *f) {
           "\n"
           "Environment: ORION_CLANG (clang++), ORION_CUDA_PATH or CUDA_PATH (CUDA\n"
           "toolkit), ORION_REAL_PTXAS (ptxas used by orion-ptxas); OrionPass reads\n"
-          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_REPORT, ORION_LAUNCH_HOOK.\n",
+          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_CC_REPORT, ORION_LAUNCH_HOOK.\n",
           ORION_MAX_VERSIONS, DEFAULT_ARCH);
 }
 
@@ -281,7 +281,7 @@ static int stage_clang(cc *c) {
       sv_free(&env);
       return 1;
     }
-    sv_pushf(&env, "ORION_REPORT=%s/pass.jsonl", c->tmpdir);
+    sv_pushf(&env, "ORION_CC_REPORT=%s/pass.jsonl", c->tmpdir);
     sv_pushf(&env, "ORION_PTXAS_REPORT=%s/ptxas-%%p.json", c->tmpdir);
   }
   int st = cc_run_cmd(c, &argv, &env, 0, NULL);

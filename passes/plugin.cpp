@@ -43,7 +43,7 @@ using namespace llvm;
 static cl::opt<std::string>
     ReportPath("orion-report",
                cl::desc("Append Orion's per-kernel decisions as JSON lines to "
-                        "this file ('-' for stderr); env ORION_REPORT"),
+                        "this file ('-' for stderr); env ORION_CC_REPORT"),
                cl::value_desc("file"));
 static cl::opt<int> TargetSM("orion-sm",
                              cl::desc("Target SM number (default: the "
@@ -82,12 +82,13 @@ static int envInt(const char *Name, int Default) {
 static std::string reportPath() {
   if (ReportPath.getNumOccurrences())
     return ReportPath;
-  const char *V = std::getenv("ORION_REPORT");
+  // The compiler's own variable: ORION_REPORT is the runtime's, and a
+  // program's run environment must not make every compile print JSON.
+  const char *V = std::getenv("ORION_CC_REPORT");
   if (!V || !*V || std::string(V) == "0")
     return "";
   std::string S(V);
-  // ORION_REPORT=1 / json ask the runtime for a report; at compile time they
-  // mean "print it": JSON lines on stderr.
+  // 1 / json / stderr: JSON lines on stderr.
   if (S == "1" || S == "json" || S == "stderr")
     return "-";
   return S;

@@ -4,7 +4,7 @@
 For every CUDA source in the repo's examples, tests and benchmarks
 (examples/*.cu, test/lit/e2e/*.cu,
 test/lit/pass/*.cu, benchmarks/programs/*.cu), compile the device side with
-clang 22 + OrionPass (ORION_REPORT collects each kernel's max-live, threshold
+clang 22 + OrionPass (ORION_CC_REPORT collects each kernel's max-live, threshold
 and predicted direction), assemble the PTX with ptxas -v, and compare the
 predicted direction with the one ptxas's register count for the original
 (uncapped) kernel implies: increasing iff registers >= threshold (the same
@@ -49,7 +49,7 @@ def main():
             if os.path.exists(rep):
                 os.remove(rep)
             ptx = os.path.join(tmp, "k.ptx")
-            env = dict(os.environ, ORION_REPORT=rep, ORION_MAX_VERSIONS="1")
+            env = dict(os.environ, ORION_CC_REPORT=rep, ORION_MAX_VERSIONS="1")
             cmd = [a.clang, "-x", "cuda", f"--cuda-path={a.cuda}", f"--cuda-gpu-arch={a.arch}",
                    "-Wno-unknown-cuda-version", "--cuda-device-only", "-O3",
                    "-isystem", os.path.join(a.cuda, "include", "cccl"),
