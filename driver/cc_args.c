@@ -279,7 +279,7 @@ static const cc_opt options[] = {
     NV("-res-usage", K_FLAG, nv_res_usage, "-Xcuda-ptxas -v"),
     NV("--resource-usage", K_FLAG, nv_res_usage, "as -res-usage"),
     NV("-default-stream", K_EQ_OR_SEPARATE, nv_default_stream,
-       "-fgpu-default-stream=legacy|per-thread (null: legacy)"),
+       "-Xclang -fgpu-default-stream=legacy|per-thread (null: legacy)"),
     NV("--default-stream", K_EQ_OR_SEPARATE, nv_default_stream, "as -default-stream"),
     NV_IGNORE("-extra-device-vectorization", K_FLAG,
               "an optimisation hint; clang vectorises at -O2 and above"),

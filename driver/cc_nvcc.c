@@ -307,7 +307,9 @@ int nv_default_stream(cc *c, const cc_arg *a) {
               a->val, a->opt->name);
     return CC_ERR;
   }
-  sv_pushf(&c->nv_device, "-fgpu-default-stream=%s", v); /* a compile's only */
+  /* clang's driver passes -fgpu-default-stream on for HIP only */
+  sv_push(&c->nv_device, "-Xclang");
+  sv_pushf(&c->nv_device, "-fgpu-default-stream=%s", v);
   return CC_DROP;
 }
 
