@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""measure.py - run the corpus on a GPU machine and record each kernel's GPU time.
+
+    measure.py --pack DIR --out DIR [--runs 3] [--deadline-s S] [--programs a,b]
+
+DIR (from pack.sh) holds kerntime.so, programs.txt and src/<name>-cuda/ with
+the binaries nvcc, clang and orion and the program's input files.  For each
+program, in rounds whose order rotates, it runs:
+
+    nvcc, clang          the plain builds
+    off                  Orion's binary, ORION_MODE=off
+    adaptive             Orion's binary, tuning included, ORION_CACHE=off
+    cached               Orion's binary with a decision cache filled by one
+                         untimed adaptive run before the rounds
+    fixed:<tag>          every version the binary has (orig included), alone
+
+each under the CUPTI tracer (CUDA_INJECTION64_PATH=kerntime.so), and checks
+each run: exit status 0, no "FAIL" in the output, and "PASS" in it when the
+nvcc build printed PASS.  Written under --out, appended as it goes so that a
+run stopped by the deadline leaves whole programs behind:
+
+    kernels.csv  program,mode,run,kernel,gpu_ns,launches   (clones
+                 <k>__orion_<tag> counted as <k>)
+    runs.csv     program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped
+    tags.csv     program,kernel,tag       (versions found for each kernel)
+    choices.csv  program,mode,run,kernel,block,chosen,speedup,iterations,launches
+                 (liborionrt's report of adaptive and cached runs)
+    fail/        output of each failed run
+    status.txt   programs done, skipped by the deadline, elapsed time
+Python 3 standard library only.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+CLONE = re.compile(rb'([A-Za-z_][A-Za-z0-9_]*)__orion_([a-z]+[0-9]*)')
+FAIL = re.compile(r'\bFAIL')
+PASS = re.compile(r'PASS')
+
+
+def read_programs(path):
+    """requires programs.txt lines '<name> <class> <args...> # note'; returns [(name, cls, args)]"""
+    progs = []
+    with open(path) as f:
+        for line in f:
+            line = line.split('#', 1)[0].split()
+            if line:
+                progs.append((line[0], line[1], line[2:]))
+    return progs
+
+
+def base_kernel(name):
+    """requires a traced kernel name; returns it without a __orion_<tag> suffix"""
+    return name.split('__orion_', 1)[0]
+
+
+def read_trace(path):
+    """requires a KERNTIME_OUT file; returns ({kernel: [ns, launches]}, dropped)"""
+    per, dropped = {}, 0
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith('# dropped'):
+                    dropped = int(line.split()[2])
+                    continue
+                parts = line.rstrip('\n').split('\t')
+                if len(parts) < 4 or parts[3] == 'kerntime_warm':
+                    continue
+                k = base_kernel(parts[3])
+                e = per.setdefault(k, [0, 0])
+                e[0] += int(parts[1]) - int(parts[0])
+                e[1] += 1
+    except FileNotFoundError:
+        return None, 0
+    return per, dropped
+
+
+def binary_tags(path):
+    """requires an Orion binary; returns {kernel: set of clone tags} found in it"""
+    with open(path, 'rb') as f:
+        data = f.read()
+    tags = {}
+    for m in CLONE.finditer(data):
+        tag = m.group(2).decode()
+        if tag != 'split':
+            tags.setdefault(m.group(1).decode(), set()).add(tag)
+    return tags
+
+
+def report_rows(path):
+    """requires a liborionrt JSON report file; returns its configs (empty if none)"""
+    try:
+        with open(path) as f:
+            return json.load(f).get('configs', [])
+    except (OSError, ValueError):
+        return []
+
+
+class Writer:
+    """Appends rows to the CSV files under out, with headers on first use."""
+    HEAD = {
+        'kernels': 'program,mode,run,kernel,gpu_ns,launches',
+        'runs': 'program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped',
+        'tags': 'program,kernel,tag',
+        'choices': 'program,mode,run,kernel,block,chosen,speedup,iterations,launches',
+    }
+
+    def __init__(self, out):
+        self.files = {}
+        for name, head in self.HEAD.items():
+            path = os.path.join(out, name + '.csv')
+            new = not os.path.exists(path)
+            f = open(path, 'a', newline='')
+            if new:
+                f.write(head + '\n')
+            self.files[name] = (f, csv.writer(f, lineterminator='\n'))
+
+    def row(self, name, *cols):
+        f, w = self.files[name]
+        w.writerow(cols)
+        f.flush()
+
+
+class Deadline(Exception):
+    """The --deadline-s time has passed."""
+
+
+class Runner:
+    """Runs one program's binaries under the tracer and records the results."""
+
+    def __init__(self, args, writer):
+        self.a, self.w = args, writer
+        self.deadline = time.time() + args.deadline_s
+        self.kerntime = os.path.abspath(os.path.join(args.pack, 'kerntime.so'))
+        self.tmp = tempfile.mkdtemp(prefix='corpus-')
+        self.want_pass = False
+
+    def run(self, prog, pdir, args, mode, run, env_extra, record=True):
+        """requires pdir/<build binary>; runs once; returns (ok, output, per-kernel dict)"""
+        if time.time() > self.deadline:
+            raise Deadline()
+        build = mode if mode in ('nvcc', 'clang') else 'orion'
+        trace = os.path.join(self.tmp, 'trace.tsv')
+        if not os.path.exists(os.path.join(pdir, build)):
+            self.w.row('runs', prog, mode, run, -1, 'nobinary', 0, 0, 0, 0)
+            return False, '', {}
+        if os.path.exists(trace):
+            os.remove(trace)
+        env = dict(os.environ, CUDA_INJECTION64_PATH=self.kerntime, KERNTIME_OUT=trace)
+        env.update(env_extra)
+        t0 = time.time()
+        try:
+            p = subprocess.run([os.path.join('.', build)] + args, cwd=pdir, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=self.a.timeout)
+            rc, out = p.returncode, p.stdout.decode(errors='replace')
+        except subprocess.TimeoutExpired as e:
+            rc, out = 124, (e.stdout or b'').decode(errors='replace') + '\n[timeout]'
+        wall = time.time() - t0
+        per, dropped = read_trace(trace)
+        check = rc == 0 and not FAIL.search(out) and (not self.want_pass or PASS.search(out))
+        check = check and per is not None
+        if not record:
+            return check, out, per or {}
+        tot = sum(v[0] for v in (per or {}).values())
+        n = sum(v[1] for v in (per or {}).values())
+        self.w.row('runs', prog, mode, run, rc, 'ok' if check else 'fail', '%.3f' % wall, tot, n,
+                   dropped)
+        for k, (ns, cnt) in sorted((per or {}).items()):
+            self.w.row('kernels', prog, mode, run, k, ns, cnt)
+        if not check:
+            name = '%s.%s.%s.txt' % (prog, mode.replace(':', '_'), run)
+            with open(os.path.join(self.a.out, 'fail', name), 'w') as f:
+                f.write('rc %d, wall %.3f s\n%s' % (rc, wall, out[-20000:]))
+        return check, out, per or {}
+
+    def choices(self, prog, mode, run, report):
+        for c in report_rows(report):
+            vs = c.get('versions', [])
+            ch = c.get('chosen')
+            tag = vs[ch]['tag'] if isinstance(ch, int) and 0 <= ch < len(vs) else ch
+            self.w.row('choices', prog, mode, run, base_kernel(str(c.get('kernel'))),
+                       'x'.join(str(b) for b in c.get('block', [])), tag, c.get('speedup'),
+                       c.get('iterations'), c.get('launches'))
+
+    def program(self, prog, args):
+        """requires prog packed; runs all its modes for --runs rounds"""
+        pdir = os.path.join(self.a.pack, 'src', prog + '-cuda')
+        ok, out, _ = self.run(prog, pdir, args, 'nvcc', -1, {}, record=False)
+        self.want_pass = ok and bool(PASS.search(out))
+        cache = os.path.join(self.tmp, prog + '.decisions')
+        report = os.path.join(self.tmp, 'report.json')
+        for f in (cache, report):
+            if os.path.exists(f):
+                os.remove(f)
+        want = set(self.a.modes.split(','))
+        if want & {'cached', 'fixed'}:
+            self.run(prog, pdir, args, 'cached', -1, {'ORION_CACHE': cache, 'ORION_REPORT': report})
+            self.choices(prog, 'cached', -1, report)
+        tags = {k: set(v) for k, v in binary_tags(os.path.join(pdir, 'orion')).items()}
+        for c in report_rows(report):
+            for v in c.get('versions', []):
+                tags.setdefault(base_kernel(str(c.get('kernel'))), set()).add(v.get('tag'))
+        alltags = sorted({t for ts in tags.values() for t in ts} | {'orig'})
+        for k in sorted(tags):
+            for t in sorted(tags[k] | {'orig'}):
+                self.w.row('tags', prog, k, t)
+        modes = [('nvcc', {}), ('clang', {}),
+                 ('off', {'ORION_MODE': 'off', 'ORION_CACHE': 'off'}),
+                 ('adaptive', {'ORION_MODE': 'adaptive', 'ORION_CACHE': 'off'}),
+                 ('cached', {'ORION_CACHE': cache})]
+        modes += [('fixed:' + t, {'ORION_MODE': 'fixed:' + t, 'ORION_CACHE': 'off'})
+                  for t in alltags]
+        modes = [(m, e) for m, e in modes if m.split(':')[0] in want]
+        for r in range(self.a.runs):
+            order = modes[r % len(modes):] + modes[:r % len(modes)]
+            for mode, env in order:
+                if mode in ('adaptive', 'cached'):
+                    env = dict(env, ORION_REPORT=report)
+                    if os.path.exists(report):
+                        os.remove(report)
+                self.run(prog, pdir, args, mode, r, env)
+                if mode in ('adaptive', 'cached'):
+                    self.choices(prog, mode, r, report)
+        return 1 + bool(want & {'cached', 'fixed'}) + len(modes) * self.a.runs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--pack', required=True, help='directory made by pack.sh')
+    ap.add_argument('--out', required=True, help='result directory')
+    ap.add_argument('--runs', type=int, default=3, help='rounds per mode (default 3)')
+    ap.add_argument('--deadline-s', type=float, default=1e9,
+                    help='stop starting programs once this many seconds have passed')
+    ap.add_argument('--timeout', type=float, default=30, help='seconds per run')
+    ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
+    ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
+                    help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed')
+    a = ap.parse_args()
+    bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'fixed'}
+    if bad:
+        sys.exit('measure.py: --modes: unknown mode(s) ' + ','.join(sorted(bad)))
+    progs = read_programs(os.path.join(a.pack, 'programs.txt'))
+    if a.programs:
+        want = a.programs.split(',')
+        known = {p[0]: p for p in progs}
+        missing = [w for w in want if w not in known]
+        if missing:
+            sys.exit('measure.py: not in programs.txt: ' + ','.join(missing))
+        progs = [known[w] for w in want]
+    os.makedirs(os.path.join(a.out, 'fail'), exist_ok=True)
+    shutil.copy(os.path.join(a.pack, 'programs.txt'), os.path.join(a.out, 'programs.txt'))
+    runner = Runner(a, Writer(a.out))
+    t0, done, partial, skipped = time.time(), [], [], []
+    for name, _cls, args in progs:
+        if not os.path.isdir(os.path.join(a.pack, 'src', name + '-cuda')) or partial:
+            skipped.append(name)
+            continue
+        s = time.time()
+        try:
+            n = runner.program(name, args)
+        except Deadline:
+            partial.append(name)
+            continue
+        done.append(name)
+        print('%-16s %3d runs %6.1f s' % (name, n, time.time() - s), flush=True)
+    status = 'done %d: %s\npartial %d: %s\nskipped %d: %s\nelapsed %.1f s\n' % (
+        len(done), ' '.join(done), len(partial), ' '.join(partial), len(skipped),
+        ' '.join(skipped), time.time() - t0)
+    with open(os.path.join(a.out, 'status.txt'), 'w') as f:
+        f.write(status)
+    print(status, end='')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# selftest.sh - checks the corpus harness without a GPU:
+#  1. nvcc-compat maps nvcc's options (orion-cc -### shows the clang command)
+#     and refuses an unmapped one;
+#  2. measure.py + analyze.py on a pack of fake programs (shell scripts that
+#     write the tracer's file themselves, with known kernel times that
+#     depend on ORION_MODE), checking the computed medians, oracle, ratios,
+#     failed-run detection and the clone-name mapping.
+#   selftest.sh [orion-cc]     (default: the repo's build/bin/orion-cc)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cc=${1:-$here/../../build/bin/orion-cc}
+t=$(mktemp -d)
+if [ -n "${KEEP:-}" ]; then echo "selftest: keeping $t" >&2; else trap 'rm -rf "$t"' EXIT; fi
+fail() { echo "selftest: FAIL: $*" >&2; exit 1; }
+
+# 1. nvcc-compat
+cmd=$("$here/nvcc-compat" "$cc" -### -std=c++17 -Xcompiler -Wall,-Wextra -arch=sm_90 -O3 \
+        -use_fast_math --expt-relaxed-constexpr -x cu -c a.cu -o a.o 2>&1)
+for want in '"--cuda-gpu-arch=sm_90"' '"-Wall" "-Wextra"' '"-fgpu-flush-denormals-to-zero"' \
+            '"-fgpu-approx-transcendentals"' '"-x" "cuda"' '"-Wno-register"'; do
+  grep -qF -- "$want" <<<"$cmd" || fail "nvcc-compat: $want not in: $cmd"
+done
+grep -q 'expt-relaxed' <<<"$cmd" && fail "nvcc-compat passed --expt-relaxed-constexpr on"
+cmd=$("$here/nvcc-compat" "$cc" -### -gencode arch=compute_90,code=sm_90 -c a.cu 2>&1)
+grep -qF '"--cuda-gpu-arch=sm_90"' <<<"$cmd" || fail "nvcc-compat: -gencode not mapped: $cmd"
+if err=$("$here/nvcc-compat" "$cc" -rdc=true -c a.cu 2>&1); then fail "-rdc=true accepted"; fi
+grep -q "'-rdc=true' is not mapped" <<<"$err" || fail "no clear error for -rdc=true: $err"
+
+# 2. a pack of fake programs: kernel k (orig 10 ms, r64 8 ms, adaptive 9 ms)
+#    and kernel j (5 ms in every mode); prog2's clang build fails its check.
+mkdir -p "$t/pack/src/prog1-cuda" "$t/pack/src/prog2-cuda"
+: >"$t/pack/kerntime.so"
+printf 'prog1 reg 7 # fake\nprog2 single # fake\n' >"$t/pack/programs.txt"
+fake() { # requires $1 = file, $2 = ns of k for the plain builds, $3 = exit text
+  cat >"$1" <<EOF
+#!/usr/bin/env bash
+m=\${ORION_MODE:-}; [ -z "\$m" ] && [ -n "\${ORION_CACHE:-}" ] && m=adaptive
+case \${m:-plain} in
+  plain) k=$2 ;; off|fixed:orig) k=10000000; n=_Z1kPf ;;
+  fixed:r64) k=8000000; n=_Z1kPf__orion_r64 ;; fixed:*) k=10000000 ;;
+  *) k=9000000; n=_Z1kPf__orion_r64 ;;
+esac
+n=\${n:-_Z1kPf}
+{ printf '0\t%d\t1\tkerntime_warm\n' 999; printf '100\t%d\t8\t%s\n' \$((100 + k)) "\$n"
+  printf '0\t5000000\t8\t_Z1jv\n# dropped 0\n'; } >"\$KERNTIME_OUT"
+[ -n "\${ORION_REPORT:-}" ] && [ "\$ORION_REPORT" != json ] &&
+  printf '{"orion_report":1,"configs":[{"kernel":"_Z1kPf","block":[256,1,1],"chosen":"r64","speedup":1.1,"iterations":3,"launches":1,"versions":[{"tag":"orig"},{"tag":"r64"},{"tag":"p32"}]}]}\n' >"\$ORION_REPORT"
+echo "$3"; exit
+EOF
+  chmod +x "$1"
+}
+for p in prog1 prog2; do
+  fake "$t/pack/src/$p-cuda/nvcc" 10000000 PASS
+  fake "$t/pack/src/$p-cuda/orion" 10000000 PASS
+done
+fake "$t/pack/src/prog1-cuda/clang" 12000000 PASS
+fake "$t/pack/src/prog2-cuda/clang" 12000000 "check FAILED"
+printf '\0_Z1kPf__orion_r64\0_Z1kPf__orion_split\0' >>"$t/pack/src/prog1-cuda/orion"
+python3 "$here/measure.py" --pack "$t/pack" --out "$t/raw" --runs 3 >"$t/measure.log"
+python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
+row() { grep "^$1," "$t/res/$2"; }
+# tags: orig and r64 from the binary, p32 from the report; fixed runs of each
+grep -q '^prog1,_Z1kPf,p32$' "$t/raw/tags.csv" || fail "tags.csv lacks p32 from the report"
+n=$(grep -c '^prog1,fixed:' "$t/raw/runs.csv"); [ "$n" = 9 ] || fail "prog1: $n fixed runs, want 9"
+# prog1: nvcc 15, clang 17, off 15, adaptive 14, cached 14, oracle 8+5 = 13 ms
+want='prog1,reg,15,17,15,14,14,13,0.9333,0.9333,0.9286'
+[[ $(row prog1 programs.csv) == "$want"* ]] || fail "programs.csv prog1: $(row prog1 programs.csv), want $want..."
+grep -q '^prog1,_Z1kPf,1,10,12,10,9,9,10,r64,8,0.8889,0.25,0.5,' "$t/res/kernels.csv" ||
+  fail "kernels.csv prog1 k: $(grep '^prog1,_Z1kPf' "$t/res/kernels.csv")"
+grep -q '^prog2,clang,.*,fail,' "$t/raw/runs.csv" || fail "prog2's failing clang runs not marked"
+[[ $(row prog2 programs.csv) == prog2,single,15,,15,* ]] || fail "prog2: failed runs counted: $(row prog2 programs.csv)"
+grep -q 'Adaptive (tuning included) <= 1.01 x off, per program: met on 2 of 2' "$t/res/corpus.md" ||
+  fail "corpus.md check line: $(grep Adaptive "$t/res/corpus.md")"
+echo "selftest: ok"
