@@ -316,7 +316,11 @@ def main():
     base = os.path.join(a.out, a.prefix)
     write_csv(base + 'programs.csv', prows)
     write_csv(base + 'kernels.csv', krows)
-    builds = read_csv(a.build_csv) if a.build_csv else []
+    last = {}   # a program rebuilt later: its last row counts
+    for b in read_csv(a.build_csv) if a.build_csv else []:
+        if b['program'] in classes:
+            last[(b['program'], b['build'])] = b
+    builds = [last[k] for k in sorted(last)]
     md = markdown(prows, krows, d.fails, builds)
     fig = plot(prows, base + 'corpus')
     md += '\n![ratios per program](%s)\n' % os.path.basename(fig)

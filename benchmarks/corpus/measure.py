@@ -22,6 +22,8 @@ run stopped by the deadline leaves whole programs behind:
     kernels.csv  program,mode,run,kernel,gpu_ns,launches   (clones
                  <k>__orion_<tag> counted as <k>)
     runs.csv     program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped
+                 (check: ok, fail, nobinary, or tooslow: the first nvcc run
+                 took over --max-run-s and the program was left out)
     tags.csv     program,kernel,tag       (versions found for each kernel)
     choices.csv  program,mode,run,kernel,block,chosen,speedup,iterations,launches
                  (liborionrt's report of adaptive and cached runs)
@@ -193,7 +195,11 @@ class Runner:
     def program(self, prog, args):
         """requires prog packed; runs all its modes for --runs rounds"""
         pdir = os.path.join(self.a.pack, 'src', prog + '-cuda')
+        t0 = time.time()
         ok, out, _ = self.run(prog, pdir, args, 'nvcc', -1, {}, record=False)
+        if time.time() - t0 > self.a.max_run_s:
+            self.w.row('runs', prog, 'nvcc', -1, 0, 'tooslow', '%.3f' % (time.time() - t0), 0, 0, 0)
+            return 1
         self.want_pass = ok and bool(PASS.search(out))
         cache = os.path.join(self.tmp, prog + '.decisions')
         report = os.path.join(self.tmp, 'report.json')
@@ -240,6 +246,8 @@ def main():
     ap.add_argument('--deadline-s', type=float, default=1e9,
                     help='stop starting programs once this many seconds have passed')
     ap.add_argument('--timeout', type=float, default=30, help='seconds per run')
+    ap.add_argument('--max-run-s', type=float, default=3.0,
+                    help="leave out a program whose first (nvcc) run takes longer (default 3)")
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
                     help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed')
