@@ -18,7 +18,8 @@ fail() { echo "selftest: FAIL: $*" >&2; exit 1; }
 cmd=$("$here/nvcc-compat" "$cc" -### -std=c++17 -Xcompiler -Wall,-Wextra -arch=sm_90 -O3 \
         -use_fast_math --expt-relaxed-constexpr -x cu -c a.cu -o a.o 2>&1)
 for want in '"--cuda-gpu-arch=sm_90"' '"-Wall" "-Wextra"' '"-fgpu-flush-denormals-to-zero"' \
-            '"-fgpu-approx-transcendentals"' '"-x" "cuda"' '"-Wno-register"'; do
+            '"-fgpu-approx-transcendentals"' '"-Xarch_device" "-ffast-math"' \
+            '"-nvvm-reflect-add=__CUDA_PREC_SQRT=0"' '"-x" "cuda"' '"-Wno-register"'; do
   grep -qF -- "$want" <<<"$cmd" || fail "nvcc-compat: $want not in: $cmd"
 done
 grep -q 'expt-relaxed' <<<"$cmd" && fail "nvcc-compat passed --expt-relaxed-constexpr on"
