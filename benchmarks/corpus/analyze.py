@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """analyze.py - the corpus tables from measure.py's raw CSVs.
 
-    analyze.py RAWDIR [--out results] [--prefix ''] [--build-csv build.csv]
+    analyze.py RAWDIR... [--out results] [--prefix ''] [--build-csv build.csv]
 
-RAWDIR holds kernels.csv, runs.csv, tags.csv and choices.csv (measure.py).
+Each RAWDIR holds kernels.csv, runs.csv, tags.csv and choices.csv (measure.py);
+several (one per GPU call) are read as one.
 Only runs whose output check passed count.  Times are GPU kernel time (the
 sum of every traced kernel execution of a run), in ms; medians over runs.
 Writes under --out (file names prefixed by --prefix):
@@ -36,6 +37,11 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def read_raw(dirs, name):
+    """requires measure.py output dirs; returns the rows of name.csv of them all"""
+    return [r for d in dirs for r in read_csv(os.path.join(d, name + '.csv'))]
+
+
 def med(xs):
     return statistics.median(xs) if xs else None
 
@@ -52,12 +58,12 @@ class Data:
     """The raw rows, indexed: ok runs, per-run kernel times, tags, choices."""
 
     def __init__(self, raw):
-        runs = read_csv(os.path.join(raw, 'runs.csv'))
+        runs = read_raw(raw, 'runs')
         self.runs = [r for r in runs if r['run'] != '-1']
         self.ok = {(r['program'], r['mode'], r['run']) for r in self.runs if r['check'] == 'ok'}
         self.fails = [r for r in self.runs if r['check'] != 'ok']
         self.kt = {}   # (program, mode) -> {run: {kernel: (ns, launches)}}
-        for r in read_csv(os.path.join(raw, 'kernels.csv')):
+        for r in read_raw(raw, 'kernels'):
             key = (r['program'], r['mode'], r['run'])
             if key in self.ok:
                 self.kt.setdefault(key[:2], {}).setdefault(r['run'], {})[r['kernel']] = (
@@ -65,10 +71,10 @@ class Data:
         for (p, m, run) in self.ok:   # an ok run with no kernel traced counts as 0
             self.kt.setdefault((p, m), {}).setdefault(run, {})
         self.tags = {}
-        for r in read_csv(os.path.join(raw, 'tags.csv')):
+        for r in read_raw(raw, 'tags'):
             self.tags.setdefault((r['program'], r['kernel']), set()).add(r['tag'])
         self.choices = {}
-        for r in read_csv(os.path.join(raw, 'choices.csv')):
+        for r in read_raw(raw, 'choices'):
             if r['mode'] == 'adaptive':
                 self.choices.setdefault((r['program'], r['kernel']), []).append(r['chosen'])
         self.programs = sorted({r['program'] for r in self.runs})
@@ -286,7 +292,7 @@ def svg_plot(names, series, vals, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('raw', help="measure.py's --out directory")
+    ap.add_argument('raw', nargs='+', help="measure.py's --out directories")
     ap.add_argument('--out', default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   'results'))
     ap.add_argument('--prefix', default='', help='prefix of the written file names')
@@ -295,12 +301,12 @@ def main():
                     help="program list for the classes (default: RAWDIR's, else this directory's)")
     a = ap.parse_args()
     if not a.programs:
-        a.programs = os.path.join(a.raw, 'programs.txt')
+        a.programs = os.path.join(a.raw[0], 'programs.txt')
         if not os.path.exists(a.programs):
             a.programs = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'programs.txt')
     d = Data(a.raw)
     if not d.programs:
-        sys.exit('analyze.py: %s: no runs.csv rows' % a.raw)
+        sys.exit('analyze.py: %s: no runs.csv rows' % ' '.join(a.raw))
     classes = {}
     with open(a.programs) as f:
         for line in f:

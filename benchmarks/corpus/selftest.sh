@@ -73,4 +73,10 @@ grep -q '^prog2,clang,.*,fail,' "$t/raw/runs.csv" || fail "prog2's failing clang
 [[ $(row prog2 programs.csv) == prog2,single,15,,15,* ]] || fail "prog2: failed runs counted: $(row prog2 programs.csv)"
 grep -q 'Adaptive (tuning included) <= 1.01 x off, per program: met on 2 of 2' "$t/res/corpus.md" ||
   fail "corpus.md check line: $(grep Adaptive "$t/res/corpus.md")"
+# two raw directories (two GPU calls) read as one
+mkdir -p "$t/raw2"; for f in runs kernels tags choices; do head -1 "$t/raw/$f.csv" >"$t/raw2/$f.csv"; done
+grep '^prog2,' "$t/raw/runs.csv" >>"$t/raw2/runs.csv"; grep '^prog2,' "$t/raw/kernels.csv" >>"$t/raw2/kernels.csv"
+for f in runs kernels; do grep -v '^prog2,' "$t/raw/$f.csv" >"$t/x" && mv "$t/x" "$t/raw/$f.csv"; done
+python3 "$here/analyze.py" "$t/raw" "$t/raw2" --out "$t/res2" >/dev/null
+cmp -s "$t/res/programs.csv" "$t/res2/programs.csv" || fail "two raw dirs: $(diff "$t/res/programs.csv" "$t/res2/programs.csv")"
 echo "selftest: ok"
