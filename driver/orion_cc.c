@@ -6,7 +6,8 @@
  * arguments,
  *   --cuda-path=<cuda> -Wno-unknown-cuda-version
  *   -fpass-plugin=<prefix>/lib/OrionPass.so --ptxas-path=<prefix>/bin/orion-ptxas
- *   -isystem <cuda>/include/cccl -include <prefix>/include/orion/nvcc_compat.h
+ *   -isystem <cuda>/include/cccl -Wno-register
+ *   -include <prefix>/include/orion/nvcc_compat.h
  *   -mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1      (nvcc's exact sqrtf)
  *   --cuda-gpu-arch=sm_90                             (when none is given)
  * and, when linking, after them the runtime and what it needs
@@ -234,9 +235,10 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
   } else if (c->user_ptxas_path && runs_ptxas(c)) {
     sv_pushf(argv, "--ptxas-path=%s", c->user_ptxas);
   }
-  /* nvcc compatibility: headers and numerics */
+  /* nvcc compatibility: headers, language and numerics */
   sv_push(argv, "-isystem");
   sv_pushf(argv, "%s/include/cccl", c->cuda);
+  sv_push(argv, "-Wno-register"); /* nvcc takes `register` under -std=c++17 */
   if (!c->no_compat) {
     sv_push(argv, "-include");
     sv_push(argv, c->compat);
