@@ -274,7 +274,7 @@ static const cc_opt options[] = {
     NV("--fmad", K_EQ_OR_SEPARATE, nv_fmad, "as -fmad"),
     NV("-lineinfo", K_FLAG, nv_lineinfo, "-Xarch_device -gline-tables-only"),
     NV("--generate-line-info", K_FLAG, nv_lineinfo, "as -lineinfo"),
-    NV("-G", K_FLAG, nv_device_debug, "-Xarch_device -g --cuda-noopt-device-debug"),
+    NV("-G", K_FLAG, nv_device_debug, "-Xarch_device -g -Xarch_device --cuda-noopt-device-debug"),
     NV("--device-debug", K_FLAG, nv_device_debug, "as -G"),
     NV("-res-usage", K_FLAG, nv_res_usage, "-Xcuda-ptxas -v"),
     NV("--resource-usage", K_FLAG, nv_res_usage, "as -res-usage"),

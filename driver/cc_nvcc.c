@@ -232,7 +232,7 @@ int nv_lineinfo(cc *c, const cc_arg *a) {
 int nv_device_debug(cc *c, const cc_arg *a) {
   codegen_opt(c, a);
   device_flag(c, "-g");
-  sv_push(&c->nv_device, "--cuda-noopt-device-debug");
+  device_flag(c, "--cuda-noopt-device-debug"); /* bare, the host side calls it unused */
   return CC_DROP;
 }
 
