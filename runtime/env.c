@@ -62,8 +62,35 @@ static void parse_env(void) {
   }
 }
 
+/* ORION_SPLIT (0 default, 1: tune single launches on chunks) and
+ * ORION_RECHECK (launches between re-checks of a choice other than the
+ * original; default 64, 0 = none). */
+static void parse_tuning(void) {
+  const char *sp = getenv("ORION_SPLIT");
+  orion_rt.split = 0;
+  if (sp && *sp && strcmp(sp, "0")) {
+    if (!strcmp(sp, "1"))
+      orion_rt.split = 1;
+    else
+      orion_rt_warn(W_SPLIT, "ORION_SPLIT='%s' is not 0 or 1; using 0", sp);
+  }
+  const char *rc = getenv("ORION_RECHECK");
+  orion_rt.recheck = ORION_RT_RECHECK;
+  if (rc && *rc) {
+    char *end;
+    long v = strtol(rc, &end, 10);
+    if (*end || v < 0 || v > 1000000000L)
+      orion_rt_warn(W_RECHECK, "ORION_RECHECK='%s' is not a number of launches in 0..10^9; "
+                               "using %d",
+                    rc, ORION_RT_RECHECK);
+    else
+      orion_rt.recheck = v < 3 && v ? 3 : v; /* a re-check takes three launches */
+  }
+}
+
 void orion_rt_init(void) {
   parse_env();
+  parse_tuning();
   if (orion_rt.mode == MODE_OFF)
     return;
   cudaError_t before = orion_rt_save_error();

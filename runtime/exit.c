@@ -19,6 +19,26 @@ static double measured_speedup(const rt_config *c, int i) {
   return mo > 0 && mi > 0 ? mo / mi : 0;
 }
 
+/* The speedup the report prints for r's choice: the paired estimate with
+ * its 95 % half-width (tune.h, step 8) where there are pairs, else 1 for
+ * the original, the cached figure, or exhaustive mode's ratio of medians
+ * (no interval).  c->mu held. */
+static void speedup(const rt_config *c, orion_report_row *r) {
+  double sp = 0, half = 0;
+  int pairs = 0;
+  if (r->chosen == r->orig)
+    sp = 1.0;
+  else if (orion_tuner_estimate(&c->tuner, r->chosen, &sp, &half, &pairs))
+    ;
+  else if (c->cached_speedup > 0)
+    sp = c->cached_speedup;
+  else if (orion_rt.mode == MODE_EXHAUSTIVE)
+    sp = measured_speedup(c, r->chosen);
+  r->speedup = sp;
+  r->speedup_ci = half;
+  r->speedup_pairs = pairs;
+}
+
 static int collect(orion_report_row **out) {
   int n = 0;
   for (rt_config *c = orion_rt.configs; c; c = c->list_next)
@@ -50,9 +70,8 @@ static int collect(orion_report_row **out) {
       x->samples = c->tuner.c[j].n > 0 ? c->tuner.c[j].n : 0;
       x->failed = atomic_load(&c->failed[j]);
     }
-    r->speedup = c->cached_speedup > 0  ? c->cached_speedup
-                 : r->chosen == r->orig ? 1.0
-                                        : measured_speedup(c, r->chosen);
+    speedup(c, r);
+    r->rechecks = c->tuner.rechecks;
     r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
     r->launches = atomic_load(&c->launches);
     r->split_launches = c->split_launches;
@@ -90,22 +109,33 @@ static void write_report(void) {
   free(rows);
 }
 
+/* The decisions worth remembering (tune.h, step 6): adaptive mode's
+ * original, and a choice other than the original once re-checks confirmed
+ * it; a cached choice that a re-check reverted is replaced by the
+ * original. */
 static void save_cache(void) {
   if (!orion_rt.cache_path[0] || orion_rt.mode != MODE_ADAPTIVE)
     return;
   orion_cache mine = {0};
   for (rt_config *c = orion_rt.configs; c; c = c->list_next) {
-    if (strcmp(c->source, "tuned"))
-      continue;
-    orion_cache_entry e;
-    orion_rt_cache_key(c, &e);
+    pthread_mutex_lock(&c->mu);
     int f = atomic_load(&c->final);
-    snprintf(e.tag, sizeof e.tag, "%s", c->c[f].tag);
-    e.speedup = measured_speedup(c, f);
-    if (e.speedup <= 0)
-      e.speedup = 1.0;
-    e.iterations = c->iterations;
-    orion_cache_put(&mine, &e);
+    int keep = f >= 0 && orion_tuner_confirmed(&c->tuner) &&
+               (!strcmp(c->source, "tuned") || !strcmp(c->source, "reverted") ||
+                (!strcmp(c->source, "cached") && c->tuner.rechecks));
+    if (keep) {
+      orion_cache_entry e;
+      orion_rt_cache_key(c, &e);
+      snprintf(e.tag, sizeof e.tag, "%s", c->c[f].tag);
+      double sp = 1.0, half;
+      int pairs;
+      if (f != c->orig)
+        orion_tuner_estimate(&c->tuner, f, &sp, &half, &pairs);
+      e.speedup = sp;
+      e.iterations = c->iterations;
+      orion_cache_put(&mine, &e);
+    }
+    pthread_mutex_unlock(&c->mu);
   }
   char err[512];
   if (mine.n && orion_cache_save(&mine, orion_rt.cache_path, err, sizeof err) != 0)

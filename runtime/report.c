@@ -21,11 +21,11 @@ static void json_str(FILE *f, const char *s) {
 
 void orion_report_table(FILE *f, const orion_report_row *rows, int n) {
   fprintf(f, "orion: %d kernel configuration%s\n", n, n == 1 ? "" : "s");
-  fprintf(f, "%-28s %-14s %-7s %-30s %-7s %5s %9s %8s %5s %9s\n", "kernel", "block", "smem",
+  fprintf(f, "%-28s %-14s %-7s %-30s %-7s %5s %9s %-20s %5s %9s\n", "kernel", "block", "smem",
           "versions (warps/SM)", "chosen", "regs", "occupancy", "speedup", "iters", "source");
   for (int i = 0; i < n; i++) {
     const orion_report_row *r = &rows[i];
-    char block[32], vers[256] = "", occ[16], sp[16];
+    char block[32], vers[256] = "", occ[16], sp[48];
     snprintf(block, sizeof block, "%ux%ux%u", r->bx, r->by, r->bz);
     size_t off = 0;
     for (int k = 0; k < r->n && off < sizeof vers; k++)
@@ -33,12 +33,17 @@ void orion_report_table(FILE *f, const orion_report_row *rows, int n) {
                               r->c[k].tag, r->c[k].warps, r->c[k].failed ? "(failed)" : "");
     const orion_report_cand *c = &r->c[r->chosen];
     snprintf(occ, sizeof occ, "%d/%d", c->warps, r->max_warps);
-    if (r->speedup > 0)
+    if (r->speedup > 0 && r->speedup_pairs >= 2)
+      snprintf(sp, sizeof sp, "%.3f \u00b1%.3f n=%d", r->speedup, r->speedup_ci,
+               r->speedup_pairs);
+    else if (r->speedup > 0 && r->speedup_pairs == 1)
+      snprintf(sp, sizeof sp, "%.3f n=1", r->speedup);
+    else if (r->speedup > 0)
       snprintf(sp, sizeof sp, "%.3fx", r->speedup);
     else
       snprintf(sp, sizeof sp, "-");
     int klen = (int)strlen(r->kernel);
-    fprintf(f, "%-28s %-14s %-7llu %-30s %-7s %5d %9s %8s %5d %9s\n",
+    fprintf(f, "%-28s %-14s %-7llu %-30s %-7s %5d %9s %-20s %5d %9s\n",
             klen > 28 ? r->kernel + klen - 28 : r->kernel, block, r->shmem, vers, c->tag,
             c->regs, occ, sp, r->iterations, r->source);
   }
@@ -60,10 +65,12 @@ void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
     json_str(f, r->c[r->chosen].tag);
     fprintf(f,
             ",\"chosen_regs\":%d,\"chosen_warps\":%d,\"max_warps\":%d,\"speedup\":%.4f,"
+            "\"speedup_ci95\":%.4f,\"speedup_pairs\":%d,\"rechecks\":%d,"
             "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"settled_at\":%ld,"
             "\"versions\":[",
             r->c[r->chosen].regs, r->c[r->chosen].warps, r->max_warps, r->speedup,
-            r->iterations, r->launches, r->split_launches, r->settled_at);
+            r->speedup_ci, r->speedup_pairs, r->rechecks, r->iterations, r->launches,
+            r->split_launches, r->settled_at);
     for (int k = 0; k < r->n; k++) {
       const orion_report_cand *c = &r->c[k];
       fprintf(f, "%s{\"tag\":", k ? "," : "");

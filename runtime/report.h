@@ -23,12 +23,16 @@ typedef struct orion_report_row {
   unsigned bx, by, bz;
   unsigned long long shmem;
   const char *mode;      /* adaptive, exhaustive, static, fixed */
-  const char *source;    /* tuned, tuning, cached, static, fixed, single */
+  const char *source;    /* tuned, tuning, cached, reverted, static, fixed, single, invalid,
+                            untimed */
   int n;
   orion_report_cand c[ORION_REPORT_MAX_CANDS];
   int orig, chosen;      /* indices into c */
   int max_warps;         /* the SM's warp limit */
-  double speedup;        /* original / chosen, 0 if unknown */
+  double speedup;        /* original / chosen as measured, 0 if unknown */
+  double speedup_ci;     /* its 95 % confidence half-width, 0 if none */
+  int speedup_pairs;     /* the paired samples it rests on, 0 if none */
+  int rechecks;          /* re-checks of the choice (paired original launches) */
   int iterations;        /* tuning launches */
   long launches;         /* all launches of this configuration */
   long split_launches;   /* launches split for tuning */

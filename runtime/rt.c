@@ -1,27 +1,33 @@
 /* rt.c - liborionrt: runs each kernel launch on the version tuning chose
  * (paper section 3.4, Fig. 9; DESIGN.md item 5).
  *
+ * The rule: under every ORION_MODE a program sees what its plain build
+ * sees, and adaptive mode leaves the original only on evidence (tune.h
+ * states the theory and the decision rule).
+ *
  * Flow of a launch (__orion_launch_kernel, called where the host stub called
  * cudaLaunchKernel):
  *   1. kernel: on the first launch of a host stub on a device, find its
  *      record and versions (discover.c); no record: it launches unchanged.
  *   2. configuration: per (kernel, block shape, dynamic shared memory,
  *      device) the candidates and how the choice is made (candidates.c).
- *   3. launch: settled configurations launch their choice with no timing
+ *   3. validity: a launch outside the limits the plain launch is held to
+ *      (grid, block, threads, dynamic shared memory) goes to the plain
+ *      cudaLaunchKernel unchanged (plain_exact): the same error, never
+ *      tuned, split or run on a clone.
+ *   4. launch: settled configurations launch their choice with no timing
  *      (the original through cudaLaunchKernel itself, others through
  *      cuLaunchKernel with the hidden split parameters when the clone has
- *      them).  While tuning, CUDA events bracket the launch; the time is
- *      read when the next launch of the configuration arrives, so the
- *      stream is never synchronised in steady state.  A launch site outside
- *      any loop is split into chunks through the split clones so tuning has
- *      iterations (never cooperative launches: they do not come here).
- *      On split launches the walk first probes a new candidate on one wave
- *      and stops there when it is far slower (tune.h step 6); a launch too
- *      small for chunks still probes it on a few waves in at most half its
- *      grid instead of running it on the whole launch.  A candidate
- *      that would need more rounds of blocks than
- *      the original for a grid the original runs in one is not launched
- *      (plan.h: the round guard).
+ *      them).  While tuning, CUDA events bracket each whole launch, the
+ *      original and the candidate under test alternating, with the grid as
+ *      the comparability key; the time is read when the next launch of the
+ *      configuration arrives, so the stream is never synchronised in
+ *      steady state.  A candidate that would need more rounds of blocks
+ *      than the original for a grid the original runs in one is not
+ *      launched (plan.h: the round guard).  Every ORION_RECHECK-th launch
+ *      of a choice other than the original starts a re-check (chosen,
+ *      original, chosen, timed).  Launches are split into chunks only under
+ *      ORION_SPLIT=1 (split_launch says why).
  * A version that fails to launch is dropped (never tried again, counted in
  * the report, traced under ORION_DEBUG) and the original launched in its
  * place; during stream capture the current choice launches untimed,
@@ -172,17 +178,28 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
   return rc;
 }
 
-/* The tuner settled: publish its choice.  c->mu held. */
+/* The tuner settled (after tuning, or after a re-check): publish its
+ * choice.  c->mu held. */
 static void publish(rt_config *c) {
   if (!orion_tuner_settled(&c->tuner) || atomic_load(&c->final) >= 0)
     return;
-  c->iterations = c->tuner.launches;
-  c->settled_at = atomic_load(&c->launches);
-  c->source = orion_rt.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
   int f = orion_tuner_next(&c->tuner);
-  if (orion_rt.debug)
-    fprintf(stderr, "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
-            c->k->name, c->c[f].tag, c->iterations, c->settled_at);
+  if (!strcmp(c->source, "tuning")) {
+    c->iterations = c->tuner.launches;
+    c->settled_at = atomic_load(&c->launches);
+    c->source = orion_rt.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
+    if (orion_rt.debug)
+      fprintf(stderr,
+              "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
+              c->k->name, c->c[f].tag, c->iterations, c->settled_at);
+  } else if (c->tuner.reverted && strcmp(c->source, "reverted")) {
+    c->source = "reverted";
+    if (orion_rt.debug)
+      fprintf(stderr,
+              "orion: debug: tune %s: re-check %d: the choice no longer wins, back to %s "
+              "(launch %ld)\n",
+              c->k->name, c->tuner.rechecks, c->c[f].tag, atomic_load(&c->launches));
+  }
   atomic_store(&c->final, f);
 }
 
@@ -212,15 +229,12 @@ static void resolve_pending(rt_config *c) {
   if (ok) {
     if (orion_rt.debug)
       fprintf(stderr,
-              "orion: debug: tune %s launch %ld: %s%s %.0f blocks %.4f ms (%.3f us per "
+              "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
               "1000 blocks; host %.1f us%s)\n",
-              c->k->name, atomic_load(&c->launches), c->c[c->pending].tag,
-              c->pending_probe ? " probe" : "", c->pending_work, ms, ms * 1e6 / c->pending_work,
-              c->pending_host_us, c->pending_idle ? ", idle stream" : "");
-    if (c->pending_probe)
-      orion_tuner_feed_probe(&c->tuner, c->pending, ms, c->pending_work);
-    else
-      orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work);
+              c->k->name, atomic_load(&c->launches), c->c[c->pending].tag, c->pending_work, ms,
+              ms * 1e6 / c->pending_work, c->pending_host_us,
+              c->pending_idle ? ", idle stream" : "");
+    orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work, c->pending_key);
   }
   c->pending = -1;
   publish(c);
@@ -267,7 +281,8 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
 }
 
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
- * [off, off + count) of dimension dim, `work` blocks in all).  c->mu held.
+ * [off, off + count) of dimension dim, `work` blocks in all), with the
+ * tuner's comparability key.  c->mu held.
  * On a stream with nothing queued the events also time the host's
  * submission of the launch (5-8 us, 13-35 us for a binary's first launch
  * on an H200: ORION_DEBUG prints it); the tuner's cold samples (tune.h,
@@ -277,7 +292,7 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
  * (test/gpu/rt_robust): a thread's launch can block on a hardware queue
  * that another stream's wait holds. */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
-                 double work, int probe) {
+                 double work, unsigned long long key) {
   int failed = 0;
   CUstream s = cu_stream(L->stream, L->site);
   int idle =
@@ -292,7 +307,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
     drop(c, i);
   } else if (rc == 0 && t1) {
     c->pending = i;
-    c->pending_probe = probe;
+    c->pending_key = key;
     c->pending_work = work;
   }
   return rc;
@@ -308,47 +323,32 @@ static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, 
   return rc;
 }
 
+/* The comparability key of a launch (tune.h, step 2): its grid.  Launches
+ * of one configuration with different grids are never compared. */
+static unsigned long long grid_key(orion_dim3 g) {
+  unsigned long long h = 0xcbf29ce484222325ULL;
+  unsigned v[3] = {g.x, g.y, g.z};
+  for (int i = 0; i < 3; i++)
+    h = (h ^ v[i]) * 0x100000001b3ULL;
+  return h;
+}
+
 /* Largest tolerated inflation of a chunk (plan.h): chunks of different
  * candidates then compare within this much. */
 #define CHUNK_TOL 0.03
-/* A probe runs only where the best version so far would take at least this
- * long on the probe's blocks: every chunk carries a fixed cost (launch,
- * ramp-up and the tail of its last blocks; 2-5 us on euler_flux, about
- * 22 us on particles, whose blocks vary in length, measured on an H200),
- * which a shorter probe would mostly measure. */
-#define PROBE_MIN_MS 0.040
-/* A launch too small for chunks (split_launch) probes a candidate on up to
- * this many of its waves, the fewest that reach PROBE_MIN_MS. */
-#define PROBE_MAX_WAVES 3
 
-/* Slices of `other` blocks for a probe of candidate i: the fewest whole
- * waves, up to max_waves, that the best so far would take PROBE_MIN_MS on,
- * within `limit` slices; 0 when none qualifies.  c->mu held. */
-static unsigned long long probe_chunk(const rt_config *c, int i, unsigned long long other,
-                                      int max_waves, unsigned long long limit) {
-  const rt_device *d = &orion_rt.dev[c->k->dev];
-  double rate = orion_tuner_median(&c->tuner, c->tuner.best); /* ms per block */
-  for (int w = 1; w <= max_waves; w++) {
-    unsigned long long q = orion_plan_chunk(w, d->sms, per_sm(c, i), other, CHUNK_TOL, NULL);
-    if (q == 0 || q > limit)
-      return 0;
-    if (rate * (double)(q * other) >= PROBE_MIN_MS)
-      return q;
-  }
-  return 0;
-}
-
-/* Split a launch into chunks along one grid dimension and tune on them:
- * the tuner's candidate runs `waves` waves at its own occupancy (one wave
- * for a probe, tune.h step 6), and the rest of the grid runs the choice
- * (or the best so far).  The dimension is the one whose chunks come
- * closest to whole rounds for every candidate (plan.h), the longest among
- * equals.  A grid that cannot hold three chunks of the original is split
- * only for a probe (the fewest waves of the candidate, at most
- * PROBE_MAX_WAVES, that reach PROBE_MIN_MS, in at most half of the grid;
- * the rest runs the best so far).  Returns -1 when neither is possible, or
- * the candidate's chunk is larger than the grid (nothing launched).
- * c->mu held. */
+/* ORION_SPLIT=1 only.  Split a launch into chunks along one grid dimension
+ * and tune on them: the tuner's next candidate runs `waves` waves at its
+ * own occupancy, chunk after chunk (the original and the candidate
+ * alternate, as on whole launches), and the rest of the grid runs the
+ * choice, or the original.  Chunks compare per block (the key is the grid
+ * and the dimension); where the work differs across the grid they are not
+ * comparable samples, and splitting a single launch cost 4-10 % (measured
+ * on an H200: two Monte Carlo kernels, a merge sort), hence the opt-in.
+ * The dimension is the one whose chunks come closest to whole rounds for
+ * every candidate (plan.h), the longest among equals.  Returns -1 when the
+ * grid cannot hold three chunks of the original or a candidate's chunk is
+ * larger than the grid (nothing launched).  c->mu held. */
 static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
   unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
@@ -365,10 +365,6 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     for (int i = 0; i < c->n; i++) {
       orion_plan_chunk(waves, d->sms, per_sm(c, i), other, CHUNK_TOL, &f);
       worst = f > worst ? f : worst;
-      if (i == c->orig)
-        continue; /* never probed */
-      orion_plan_chunk(1, d->sms, per_sm(c, i), other, CHUNK_TOL, &f);
-      worst = f > worst ? f : worst;
     }
     if (dim < 0 || worst < score - 1e-9 || (worst <= score + 1e-9 && g3[e] > g3[dim]))
       dim = e, score = worst;
@@ -376,26 +372,11 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   if (dim < 0)
     return -1;
   unsigned long long other = blocks / g3[dim];
+  unsigned long long key = grid_key(L->grid) ^ (unsigned long long)(dim + 1);
 #define CHUNK(w, i) orion_plan_chunk((w), d->sms, per_sm(c, (i)), other, CHUNK_TOL, NULL)
   unsigned long long q0 = CHUNK(waves, c->orig);
-  if (q0 == 0 || g3[dim] < 3 * q0) {
-    /* Too small to tune on chunks; but when the walk's next candidate
-     * wants a probe, it can run on at most half of the grid (the rest on
-     * the best so far, untimed) instead of a whole launch. */
-    if (atomic_load(&c->final) >= 0)
-      return -1;
-    int i = next_cand(c, blocks);
-    if (atomic_load(&c->final) >= 0 || !orion_tuner_wants_probe(&c->tuner))
-      return -1;
-    unsigned long long q = probe_chunk(c, i, other, PROBE_MAX_WAVES, g3[dim] / 2);
-    if (q == 0)
-      return -1;
-    c->split_launches++;
-    int rc = timed(c, i, L, dim, 0, (unsigned)q, (double)(q * other), 1);
-    if (rc == 0) /* its time is read at the next launch */
-      rc = untimed(c, c->tuner.best, L, dim, (unsigned)q, g3[dim] - (unsigned)q);
-    return rc;
-  }
+  if (q0 == 0 || g3[dim] < 3 * q0)
+    return -1;
   c->split_launches++;
   unsigned off = 0;
   int rc = 0;
@@ -405,14 +386,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     int f = atomic_load(&c->final);
     int i = f >= 0 ? f : next_cand(c, blocks);
     f = atomic_load(&c->final);
-    unsigned long long q = 0;
-    int probe = 0;
-    if (f < 0 && orion_tuner_wants_probe(&c->tuner)) {
-      q = probe_chunk(c, i, other, 1, ~0ull);
-      probe = q > 0;
-    }
-    if (f < 0 && !probe)
-      q = CHUNK(waves, i);
+    unsigned long long q = f < 0 ? CHUNK(waves, i) : 0;
     if (f < 0 && off == 0 && q > g3[dim]) {
       /* this candidate's chunk is larger than the grid: it could never be
        * timed on a part of it (exhaustive mode would never settle), so it
@@ -424,11 +398,24 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
       rc = untimed(c, f >= 0 ? f : c->tuner.best, L, dim, off, left);
       break;
     }
-    rc = timed(c, i, L, dim, off, (unsigned)q, (double)(q * other), probe);
+    rc = timed(c, i, L, dim, off, (unsigned)q, (double)(q * other), key);
     off += (unsigned)q;
   }
 #undef CHUNK
   return rc;
+}
+
+/* Every ORION_RECHECK-th launch of a configuration settled on a version
+ * other than the original starts a re-check (tune.h, step 6): its three
+ * launches go through tune_launch.  Returns the configuration's choice
+ * now: -1 while the re-check runs. */
+static int start_recheck(rt_config *c) {
+  pthread_mutex_lock(&c->mu);
+  if (atomic_load(&c->final) >= 0 && orion_tuner_recheck(&c->tuner))
+    atomic_store(&c->final, -1);
+  int f = atomic_load(&c->final);
+  pthread_mutex_unlock(&c->mu);
+  return f;
 }
 
 static int tune_launch(rt_config *c, const launch *L) {
@@ -442,15 +429,13 @@ static int tune_launch(rt_config *c, const launch *L) {
              cs != CU_STREAM_CAPTURE_STATUS_NONE) {
     rc = untimed(c, c->tuner.best, L, 0, 0, 0); /* in a graph */
   } else {
-    /* A launch outside any loop is split (chunks of two waves) so it can
-     * be tuned at all; one in a loop is split too when its grid holds
-     * three chunks of four waves of the original, so tuning costs a
-     * fraction of one launch instead of whole launches of slower versions.
-     * (Chunks of two waves in loops misled the choice on nlm_denoise:
-     * benchmarks/runtime; part-empty last rounds, which plan.h now keeps
-     * within CHUNK_TOL, are the likely cause.) */
+    /* By default every sample is a whole launch.  Under ORION_SPLIT=1 a
+     * launch outside any loop is split (chunks of two waves) so it can be
+     * tuned at all, and one in a loop whose grid holds three chunks of
+     * four waves of the original (split_launch says why not by default);
+     * never during a re-check, whose samples are whole launches. */
     rc = -1;
-    if (c->k->split_fn && L->site) {
+    if (orion_rt.split && !strcmp(c->source, "tuning") && c->k->split_fn && L->site) {
       int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
       rc = split_launch(c, L, once ? 2 : 4);
     }
@@ -458,7 +443,8 @@ static int tune_launch(rt_config *c, const launch *L) {
       unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
       int i = next_cand(c, blocks);
       f = atomic_load(&c->final);
-      rc = f >= 0 ? untimed(c, f, L, 0, 0, 0) : timed(c, i, L, 0, 0, 0, (double)blocks, 0);
+      rc = f >= 0 ? untimed(c, f, L, 0, 0, 0)
+                  : timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
     }
   }
   pthread_mutex_unlock(&c->mu);
@@ -495,9 +481,11 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
   }
   if (!c->valid || !grid_ok(&orion_rt.dev[dev], grid))
     return plain_exact(c, func, grid, block, args, shmem, stream, site);
-  atomic_fetch_add_explicit(&c->launches, 1, memory_order_relaxed);
+  long n = atomic_fetch_add_explicit(&c->launches, 1, memory_order_relaxed) + 1;
   launch L = {func, grid, block, args, shmem, stream, site};
   int f = atomic_load_explicit(&c->final, memory_order_acquire);
+  if (f >= 0 && f != c->orig && c->checked && n % orion_rt.recheck == 0)
+    f = start_recheck(c);
   if (f >= 0) {
     int failed = 0;
     int rc = launch_cand(c, f, &L, 0, 0, 0, &failed);

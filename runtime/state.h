@@ -82,14 +82,15 @@ typedef struct rt_config {
   long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
   double cached_speedup;
-  int valid; /* block shape and dynamic smem within the plain launch's limits */
+  int valid;   /* block shape and dynamic smem within the plain launch's limits */
+  int checked; /* adaptive: a choice other than the original is re-checked */
   pthread_mutex_t mu;
   orion_tuner tuner;
   CUevent ev[2];
   int idle_checked;             /* idle padding versions looked for (next_cand) */
   atomic_int failed[MAX_CANDS]; /* launches of each version that failed (then dropped) */
   int pending;                  /* candidate timed by ev, or -1 */
-  int pending_probe;            /* ... on a probe chunk (tune.h, step 6) */
+  unsigned long long pending_key; /* ... its comparability key (tune.h, step 2) */
   double pending_work;          /* blocks it ran */
   double pending_host_us;       /* ORION_DEBUG: host time from the first event to the second */
   int pending_idle;             /* ORION_DEBUG: the stream was idle before the first event */
@@ -114,6 +115,8 @@ typedef struct rt_globals {
   int report;       /* 0 none, 1 table on stderr, 2 JSON on stderr, 3 JSON to report_path */
   char report_path[4096];
   char cache_path[4096];
+  int split;    /* ORION_SPLIT=1: tune single launches on chunks */
+  long recheck; /* ORION_RECHECK: launches between re-checks (0 = none) */
   int driver_version;
   orion_driver_api api;
   pthread_mutex_t mu;
@@ -140,8 +143,13 @@ enum {
   W_RECORD = 64,
   W_LAUNCH = 128,
   W_CACHE_WRITE = 256,
-  W_PARAMS = 512
+  W_PARAMS = 512,
+  W_SPLIT = 1024,
+  W_RECHECK = 2048
 };
+/* Launches of a configuration between re-checks of a choice other than
+ * the original, by default (ORION_RECHECK). */
+#define ORION_RT_RECHECK 64
 /* One line "orion: warning: ..." on stderr, once per process per bit
  * (bit 0: every time). */
 void orion_rt_warn(unsigned bit, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,26 +1,61 @@
-/* tune.c - Fig. 9 selection as a state machine; see tune.h for the
- * algorithm.  Contract: pure, no allocation, no global state; one tuner per
- * (kernel, launch configuration), protected by its caller's lock. */
+/* tune.c - version selection as a state machine; see tune.h for the rule
+ * and the theory behind it.  Contract: pure, no allocation, no global
+ * state; one tuner per (kernel, launch configuration), protected by its
+ * caller's lock. */
 #include "tune.h"
 
 #include <math.h>
 #include <string.h>
 
-enum { PH_WARM, PH_WALK, PH_CONFIRM, PH_EXH, PH_DONE };
+enum { PH_WARM, PH_WALK, PH_RECHECK, PH_EXH, PH_DONE };
+enum { C_UNTRIED, C_TESTING, C_WON, C_LOST, C_DROPPED, C_SAME };
 
 void orion_tune_cfg_default(orion_tune_cfg *cfg) {
-  cfg->stop = 0.02;
-  cfg->equal = 0.01;
-  cfg->noise_floor = 0.005;
-  cfg->initial_noise = 0.03;
-  cfg->max_samples = 3;
-  cfg->exhaustive_samples = 3;
+  cfg->margin = 0.01;
   cfg->reject = 0.50;
-  cfg->probe_full = 0.90;
+  cfg->min_pairs = 6;
+  cfg->max_pairs = 16;
+  cfg->max_launches = 64;
+  cfg->max_unpaired = 4;
+  cfg->confirm_pairs = 3;
+  cfg->exhaustive_samples = 3;
 }
 
-/* Candidates dropped after a failed launch carry n = -1. */
-static int dropped(const orion_tuner *t, int i) { return t->c[i].n < 0; }
+/* Student's t quantiles for 1..30 degrees of freedom: one-sided 99 % (a
+ * win), 95 % (a loss) and 97.5 % (the report's two-sided 95 % interval);
+ * the normal's beyond. */
+static const double t99[30] = {31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998, 2.896,
+                               2.821,  2.764, 2.718, 2.681, 2.650, 2.624, 2.602, 2.583,
+                               2.567,  2.552, 2.539, 2.528, 2.518, 2.508, 2.500, 2.492,
+                               2.485,  2.479, 2.473, 2.467, 2.462, 2.457};
+static const double t95[30] = {6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860,
+                               1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753, 1.746,
+                               1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711,
+                               1.708, 1.706, 1.703, 1.701, 1.699, 1.697};
+static const double t975[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+
+static double quantile(const double *table, double normal, int df) {
+  return df < 1 ? INFINITY : df <= 30 ? table[df - 1] : normal;
+}
+
+/* Mean and standard error of a candidate's log-ratios (tune.h, step 3:
+ * the standard error widened for the shared original samples). */
+static void moments(const orion_tune_stats *p, double *m, double *se) {
+  *m = p->n > 0 ? p->sum / p->n : 0;
+  *se = INFINITY;
+  if (p->n >= 2) {
+    double var = (p->sumsq - p->n * *m * *m) / (p->n - 1);
+    *se = 1.155 * sqrt(var > 0 ? var : 0) / sqrt((double)p->n);
+  }
+}
+
+static int live(const orion_tuner *t, int i) {
+  int s = t->c[i].state;
+  return s != C_DROPPED && s != C_SAME;
+}
 
 double orion_tuner_median(const orion_tuner *t, int i) {
   if (i < 0 || i >= t->n || t->c[i].n <= 0)
@@ -37,186 +72,204 @@ double orion_tuner_median(const orion_tuner *t, int i) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Relative spread (max - min) / median of a candidate's samples; 0 below 2. */
-static double spread(const orion_tuner *t, int i) {
-  const orion_tune_cand *c = &t->c[i];
-  if (c->n < 2)
+int orion_tuner_estimate(const orion_tuner *t, int cand, double *speedup, double *half,
+                         int *pairs) {
+  *pairs = 0;
+  if (cand < 0 || cand >= t->n || t->c[cand].pairs.n <= 0)
     return 0;
-  double lo = c->s[0], hi = c->s[0];
-  for (int k = 1; k < c->n; k++) {
-    lo = c->s[k] < lo ? c->s[k] : lo;
-    hi = c->s[k] > hi ? c->s[k] : hi;
-  }
-  double m = orion_tuner_median(t, i);
-  return m > 0 ? (hi - lo) / m : 0;
+  const orion_tune_stats *p = &t->c[cand].pairs;
+  double m, se;
+  moments(p, &m, &se);
+  *speedup = exp(-m);
+  *half = p->n >= 2 ? *speedup * quantile(t975, 1.960, p->n - 1) * se : 0;
+  *pairs = p->n;
+  return 1;
 }
 
-/* The noise band: the largest measured spread, at least the floor; before
- * any candidate has two samples, the initial guess. */
-static double noise(const orion_tuner *t) {
-  double u = t->cfg.noise_floor;
-  int measured = 0;
+static void add_sample(orion_tune_cand *c, double v) {
+  if (c->n >= ORION_TUNE_MAX_SAMPLES) { /* keep the newest */
+    memmove(c->s, c->s + 1, (ORION_TUNE_MAX_SAMPLES - 1) * sizeof *c->s);
+    c->n--;
+  }
+  c->s[c->n++] = v;
+}
+
+static void add_pair(orion_tune_cand *c, double x) {
+  c->pairs.n++;
+  c->pairs.sum += x;
+  c->pairs.sumsq += x * x;
+}
+
+/* The winner with the lowest mean log-ratio, else the original. */
+static int best_winner(const orion_tuner *t) {
+  int best = t->orig;
+  double bm = 0;
   for (int i = 0; i < t->n; i++)
-    if (t->c[i].n >= 2) {
-      double s = spread(t, i);
-      u = s > u ? s : u;
-      measured = 1;
+    if (t->c[i].state == C_WON && t->c[i].pairs.sum / t->c[i].pairs.n < bm) {
+      best = i;
+      bm = t->c[i].pairs.sum / t->c[i].pairs.n;
     }
-  return measured ? u : t->cfg.initial_noise;
-}
-
-/* Noise guard: which of a and b (a preferred) to launch again when their
- * comparison is within the noise band u, or -1 when more samples would not
- * help: both have reached max_samples, or both have two or more and the
- * noise is below the tie band (their medians are then equal for our
- * purposes).  A cold sample (tune.h, step 1) is replaced first. */
-static int guard_pick(const orion_tuner *t, int a, int b, double u) {
-  int na = t->c[a].n, nb = t->c[b].n;
-  /* a colder sample first (tune.h, step 1): it is the likelier error */
-  if (t->c[a].cold != t->c[b].cold) {
-    int cold = t->c[a].cold > t->c[b].cold ? a : b;
-    if (t->c[cold].n == 1)
-      return cold;
-  }
-  if (na >= 2 && nb >= 2 && u <= t->cfg.equal)
-    return -1;
-  int first = na <= nb ? a : b, other = first == a ? b : a;
-  if (t->c[first].n < t->cfg.max_samples)
-    return first;
-  if (t->c[other].n < t->cfg.max_samples)
-    return other;
-  return -1;
+  return best;
 }
 
 static void settle(orion_tuner *t) {
-  int best = -1, second = -1;
-  for (int i = 0; i < t->n; i++) {
-    if (dropped(t, i) || t->c[i].n <= 0)
-      continue;
-    if (best < 0 || orion_tuner_median(t, i) < orion_tuner_median(t, best)) {
-      second = best;
-      best = i;
-    } else if (second < 0 || orion_tuner_median(t, i) < orion_tuner_median(t, second)) {
-      second = i;
-    }
-  }
-  /* Noise guard on the choice itself: a runner-up within the noise band
-   * is measured again (the one with fewer samples first). */
-  if (t->mode == ORION_TUNE_ADAPTIVE && best >= 0 && second >= 0 &&
-      orion_tuner_median(t, second) <= orion_tuner_median(t, best) * (1 + noise(t))) {
-    int r = guard_pick(t, second, best, noise(t));
-    if (r >= 0) {
-      t->resample = r;
-      t->phase = PH_CONFIRM;
-      return;
-    }
-  }
-  if (best < 0)
-    best = t->orig;
-  else if (t->mode == ORION_TUNE_ADAPTIVE) {
-    double limit = orion_tuner_median(t, best) * (1 + t->cfg.equal);
-    for (int i = 0; i < best; i++)
-      if (!dropped(t, i) && t->c[i].n > 0 && orion_tuner_median(t, i) <= limit) {
-        best = i;
-        break;
-      }
-  }
-  t->final = best;
-  t->best = best;
+  t->final = t->best = best_winner(t);
   t->phase = PH_DONE;
 }
 
-/* Next live candidate from i in direction d, or -1. */
+/* Next untried live candidate from i in direction d, or -1. */
 static int step(const orion_tuner *t, int i, int d) {
   for (i += d; i >= 0 && i < t->n; i += d)
-    if (!dropped(t, i))
+    if (t->c[i].state == C_UNTRIED)
       return i;
   return -1;
 }
 
-static void end_walk(orion_tuner *t) {
-  if (t->best == t->orig && !t->reversed) {
+/* Test candidate i: the original runs first unless its last sample can
+ * be the pair's "before". */
+static void start(orion_tuner *t, int i) {
+  t->cur = i;
+  t->c[i].state = C_TESTING;
+  t->have_c = 0;
+  t->want_orig = !t->have_o;
+}
+
+/* The walk in the current direction has ended (tune.h, step 4): settle
+ * after a win or the reversal, else turn round. */
+static void end_direction(orion_tuner *t) {
+  int i = -1;
+  if (!t->won_dir && !t->reversed) {
     t->reversed = 1;
     t->dir = -t->dir;
-    t->cur = step(t, t->orig, t->dir);
-    if (t->cur >= 0)
-      return;
+    i = step(t, t->orig, t->dir);
   }
-  settle(t);
+  if (i < 0)
+    settle(t);
+  else
+    start(t, i);
 }
 
-/* The walk's current candidate cand left the walk (dropped, or the same as
- * the original): go on to the next one. */
-static void walk_past(orion_tuner *t, int cand) {
-  if (t->phase != PH_WALK || t->cur != cand)
-    return;
-  t->cur = step(t, cand, t->dir);
-  if (t->cur < 0)
-    end_walk(t);
+/* Go on from candidate `from` in the current direction. */
+static void go_on(orion_tuner *t, int from) {
+  int i = step(t, from, t->dir);
+  if (i < 0)
+    end_direction(t);
+  else
+    start(t, i);
 }
 
-static void start_walk(orion_tuner *t) {
-  t->phase = PH_WALK;
-  t->best = t->orig;
-  t->cur = step(t, t->orig, t->dir);
-  if (t->cur < 0)
-    end_walk(t);
+/* The candidate under test won or lost. */
+static void finish(orion_tuner *t, int won) {
+  t->c[t->cur].state = won ? C_WON : C_LOST;
+  t->best = best_winner(t);
+  if (won) {
+    t->won_dir = 1;
+    go_on(t, t->cur);
+  } else {
+    end_direction(t);
+  }
 }
 
-/* The walk's decision after a sample of cur or best (tune.h, steps 2-4). */
-static void decide(orion_tuner *t) {
-  int cur = t->cur, best = t->best;
-  if (t->c[cur].n <= 0 || t->c[best].n <= 0)
-    return;
-  double d = orion_tuner_median(t, cur) / orion_tuner_median(t, best) - 1;
-  double u = noise(t);
-  /* Cold samples (tune.h, step 1).  The best so far looks slower than a
-   * candidate on a sample that may carry a warm-up penalty (the original's
-   * first launch): measure it again, warm, before moving on. */
-  const orion_tune_cand *cb = &t->c[best], *cc = &t->c[cur];
-  if (d < 0 && cb->cold > cc->cold && cb->n == 1) {
-    t->resample = best;
-    return;
-  }
-  /* The candidate's cold sample is beyond the stop by no more than the
-   * penalty explains: measure it again, warm. */
-  if (d > t->cfg.stop && cc->cold && cc->n == 1 && !cb->cold &&
-      (orion_tuner_median(t, cur) - t->penalty / cc->cold_work) / orion_tuner_median(t, best) -
-              1 <=
-          t->cfg.stop + u) {
-    t->resample = cur;
-    return;
-  }
-  if ((d < 0 && -d <= u) || fabs(d - t->cfg.stop) <= u) {
-    int r = guard_pick(t, cur, best, u);
-    if (r >= 0) {
-      t->resample = r;
-      return;
+/* The test of step 3 on the candidate under test after a new pair. */
+static void judge(orion_tuner *t, double x) {
+  const orion_tune_stats *p = &t->c[t->cur].pairs;
+  double m, se, qw = quantile(t99, 2.326, p->n - 1), q = quantile(t95, 1.645, p->n - 1);
+  moments(p, &m, &se);
+  const orion_tune_cfg *k = &t->cfg;
+  if (p->n >= k->min_pairs && m + qw * se < log(1 - k->margin))
+    finish(t, 1);
+  else if (x > log(1 + k->reject) || (p->n >= 2 && m - q * se > 0) ||
+           (p->n >= k->min_pairs && m > log(1 - k->margin / 2)) || p->n >= k->max_pairs)
+    finish(t, 0);
+}
+
+/* Mark candidate i's binary warm; 1 if it was cold (the launch is then
+ * no sample: tune.h, step 1). */
+static int warm_up(orion_tuner *t, int i) {
+  if (t->c[i].warm)
+    return 0;
+  t->tried++;
+  for (int k = 0; k < t->n; k++)
+    if (k == i || (t->c[i].shares_orig_binary && t->c[k].shares_orig_binary))
+      t->c[k].warm = 1;
+  return 1;
+}
+
+/* A sample of the walk (tune.h, steps 2-5).  v = ln(ms / work). */
+static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
+  if (cand == t->orig) {
+    t->want_orig = 0;
+    if (t->have_c) { /* the candidate sample's "after" */
+      t->have_c = 0;
+      if (key == t->c_key) {
+        double x = t->c_val - (t->cb_val + v) / 2;
+        add_pair(&t->c[t->cur], x);
+        t->unpaired = 0;
+        t->have_o = 1, t->o_val = v, t->o_key = key;
+        judge(t, x);
+        return;
+      }
+      t->unpaired++;
+    }
+    t->have_o = 1, t->o_val = v, t->o_key = key;
+  } else if (cand == t->cur) {
+    t->want_orig = 1;
+    if (t->have_o && t->o_key == key) {
+      t->have_c = 1, t->c_val = v, t->c_key = key, t->cb_val = t->o_val;
+    } else {
+      t->unpaired++;
     }
   }
-  if (d < 0)
-    t->best = cur;
-  if (d > t->cfg.stop) {
-    end_walk(t);
+  if (t->unpaired >= t->cfg.max_unpaired) /* launches differ every time */
+    settle(t);
+}
+
+/* A sample of a re-check (tune.h, step 6). */
+static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
+  int want = t->rc_step == 1 ? t->orig : t->final;
+  if (cand != want || (t->rc_step > 0 && key != t->rc_key)) {
+    t->phase = PH_DONE; /* not comparable: no verdict this time */
     return;
   }
-  t->cur = step(t, cur, t->dir);
-  if (t->cur < 0)
-    end_walk(t);
+  if (t->rc_step == 0) {
+    t->rc_b = v, t->rc_key = key, t->rc_step = 1;
+    return;
+  }
+  if (t->rc_step == 1) {
+    t->rc_o = v, t->rc_step = 2;
+    return;
+  }
+  double x = (t->rc_b + v) / 2 - t->rc_o;
+  add_pair(&t->c[t->final], x);
+  t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
+  t->rechecks++;
+  t->phase = PH_DONE;
+  int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
+  double sum = 0;
+  for (int i = 0; i < w; i++)
+    sum += t->window[i];
+  if (w >= 3 && sum / w > log(1 - t->cfg.margin / 2)) { /* no longer wins: revert */
+    t->reverted = 1;
+    t->final = t->best = t->orig;
+  }
 }
 
 /* Exhaustive: round robin over the candidates still short of samples (or
- * of their warm-up launch), so that work drifting from launch to launch
- * reaches every candidate alike; settle when none is. */
+ * of their warm-up launch); settle on the fastest median when none is. */
 static void exh_advance(orion_tuner *t) {
   for (int k = 1; k <= t->n; k++) {
     int i = (t->cur + k) % t->n;
-    if (!dropped(t, i) && (!t->c[i].warm || t->c[i].n < t->cfg.exhaustive_samples)) {
+    if (live(t, i) && (!t->c[i].warm || t->c[i].n < t->cfg.exhaustive_samples)) {
       t->cur = i;
       return;
     }
   }
-  settle(t);
+  int best = t->orig;
+  for (int i = 0; i < t->n; i++)
+    if (live(t, i) && t->c[i].n > 0 && orion_tuner_median(t, i) < orion_tuner_median(t, best))
+      best = i;
+  t->final = t->best = best;
+  t->phase = PH_DONE;
 }
 
 int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int dir,
@@ -226,16 +279,25 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
     t->cfg = *cfg;
   else
     orion_tune_cfg_default(&t->cfg);
-  if (t->cfg.max_samples < 1 || t->cfg.max_samples > ORION_TUNE_MAX_SAMPLES)
-    t->cfg.max_samples = 3;
-  if (t->cfg.exhaustive_samples < 1 || t->cfg.exhaustive_samples > ORION_TUNE_MAX_SAMPLES)
-    t->cfg.exhaustive_samples = 3;
+  orion_tune_cfg d;
+  orion_tune_cfg_default(&d);
+  if (!(t->cfg.margin > 0 && t->cfg.margin < 1))
+    t->cfg.margin = d.margin;
   if (!(t->cfg.reject > 0))
-    t->cfg.reject = 0.50;
-  if (!(t->cfg.probe_full > 0))
-    t->cfg.probe_full = 0.90;
+    t->cfg.reject = d.reject;
+  if (t->cfg.min_pairs < 2)
+    t->cfg.min_pairs = d.min_pairs;
+  if (t->cfg.max_pairs < t->cfg.min_pairs)
+    t->cfg.max_pairs = t->cfg.min_pairs;
+  if (t->cfg.max_launches < 1)
+    t->cfg.max_launches = d.max_launches;
+  if (t->cfg.max_unpaired < 1)
+    t->cfg.max_unpaired = d.max_unpaired;
+  if (t->cfg.confirm_pairs < 1)
+    t->cfg.confirm_pairs = d.confirm_pairs;
+  if (t->cfg.exhaustive_samples < 1 || t->cfg.exhaustive_samples > ORION_TUNE_MAX_SAMPLES)
+    t->cfg.exhaustive_samples = d.exhaustive_samples;
   t->mode = mode;
-  t->resample = -1;
   t->final = -1;
   int bad = n < 1 || n > ORION_TUNE_MAX_CANDS || orig < 0 || orig >= n || (dir != 1 && dir != -1);
   t->n = bad ? 1 : n;
@@ -255,198 +317,111 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
   return 0;
 }
 
+void orion_tuner_settle_on(orion_tuner *t, int cand) {
+  if (cand < 0 || cand >= t->n || !live(t, cand))
+    cand = t->orig;
+  t->final = t->best = cand;
+  t->phase = PH_DONE;
+}
+
 int orion_tuner_next(const orion_tuner *t) {
-  if (t->phase == PH_DONE)
+  switch (t->phase) {
+  case PH_DONE:
     return t->final;
-  if (t->phase == PH_WARM)
+  case PH_WARM:
     return t->orig;
-  return t->resample >= 0 ? t->resample : t->cur;
+  case PH_RECHECK:
+    return t->rc_step == 1 ? t->orig : t->final;
+  case PH_WALK:
+    return t->want_orig ? t->orig : t->cur;
+  default:
+    return t->cur;
+  }
 }
 
 int orion_tuner_settled(const orion_tuner *t) { return t->phase == PH_DONE; }
 
-static void add_sample(orion_tuner *t, int i, double v, double work) {
-  orion_tune_cand *c = &t->c[i];
-  if (c->work_min <= 0 || work < c->work_min)
-    c->work_min = work;
-  if (c->n >= ORION_TUNE_MAX_SAMPLES) { /* keep the newest */
-    memmove(c->s, c->s + 1, (ORION_TUNE_MAX_SAMPLES - 1) * sizeof *c->s);
-    c->n--;
-  }
-  c->s[c->n++] = v;
-}
-
-/* Mark the binary of candidate i warm: the original's binary covers every
- * candidate sharing it. */
-static void warm_up(orion_tuner *t, int i) {
-  if (!t->c[i].shares_orig_binary) {
-    t->c[i].warm = 1;
-    return;
-  }
-  for (int k = 0; k < t->n; k++)
-    if (t->c[k].shares_orig_binary)
-      t->c[k].warm = 1;
-}
-
-/* The normalised time of a launch of cand, as measured; a binary's first
- * launch marks it warm and its sample cold (tune.h, step 1).  The warm-up
- * penalty is never subtracted from a sample: on a GPU where the program's
- * very first launch paid for a one-time set-up (a profiler's, a lazy
- * load's: milliseconds), subtracting it made slower versions look up to
- * twice as fast. */
-static double first_launch(orion_tuner *t, int cand, double ms, double work) {
-  orion_tune_cand *c = &t->c[cand];
-  if (!c->warm) {
-    if (!c->shares_orig_binary) {
-      c->cold = 1;
-      c->cold_work = work;
-    }
-    warm_up(t, cand);
-    t->tried++;
-  }
-  return ms / work;
-}
-
-/* A sample of cand in the walk or the confirmation (PH_WALK, PH_CONFIRM).
- * A warm sample replaces a cold one (once: the candidate is warm then). */
-static void walk_feed(orion_tuner *t, int cand, double ms, double work) {
-  orion_tune_cand *c = &t->c[cand];
-  if (c->cold) { /* set by an earlier first launch: the candidate is warm now */
-    c->cold = 0;
-    c->n = 0;
-    c->work_min = 0;
-    if (cand == t->orig) { /* the warm-up penalty: first launch minus a warm one */
-      t->penalty = t->orig_first_ms - ms / work * t->orig_first_work;
-      t->penalty = t->penalty > 0 ? t->penalty : 0;
-    }
-  }
-  double v = first_launch(t, cand, ms, work);
-  add_sample(t, cand, v, work);
-  if (t->phase == PH_CONFIRM) {
-    if (cand == t->resample) {
-      t->resample = -1;
-      settle(t);
-    }
-    return;
-  }
-  if (t->phase != PH_WALK)
-    return;
-  if (cand == t->resample)
-    t->resample = -1;
-  if (cand == t->cur || cand == t->best)
-    decide(t);
-}
-
-int orion_tuner_wants_probe(const orion_tuner *t) {
-  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || t->resample >= 0)
-    return 0;
-  const orion_tune_cand *c = &t->c[t->cur];
-  return t->cur != t->orig && c->n == 0 && !c->probed && !c->skipped;
-}
-
-void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work) {
-  if (!orion_tuner_wants_probe(t) || cand != t->cur || !(ms >= 0) || !(work > 0))
-    return;
-  t->launches++;
-  t->c[cand].probed = 1;
-  double bw = t->c[t->best].work_min;
-  if (bw > 0 && work >= bw * t->cfg.probe_full) {
-    walk_feed(t, cand, ms, work); /* as large as the best's chunks: a sample */
-    return;
-  }
-  /* A small probe: a stop only if it is far slower even without the
-   * warm-up penalty it may carry; otherwise it just warmed the binary. */
-  double v = first_launch(t, cand, ms, work), b = orion_tuner_median(t, t->best);
-  double lo = t->c[cand].cold ? v - t->penalty / work : v;
-  t->c[cand].cold = 0;
-  if (b > 0 && lo > b * (1 + t->cfg.reject)) {
-    add_sample(t, cand, v, work); /* kept for the report; far slower than best */
-    end_walk(t);
-  }
-}
-
-int orion_tuner_skip(orion_tuner *t, int cand) {
-  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || t->resample >= 0 ||
-      cand != t->cur || cand == t->orig || t->c[cand].n != 0)
-    return 0;
-  t->c[cand].skipped = 1;
-  end_walk(t);
-  return 1;
-}
-
-void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work) {
-  if (t->phase == PH_DONE || cand < 0 || cand >= t->n || dropped(t, cand) || !(ms >= 0) ||
+void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned long long key) {
+  if (t->phase == PH_DONE || cand < 0 || cand >= t->n || !live(t, cand) || !(ms > 0) ||
       !(work > 0))
     return;
   t->launches++;
-  double v = ms / work;
-  switch (t->phase) {
-  case PH_WARM: /* the original's first launch: a cold sample (tune.h, 1) */
-    if (cand != t->orig)
-      break;
-    t->orig_first_ms = ms;
-    t->orig_first_work = work;
-    warm_up(t, cand);
-    t->tried = 1;
-    add_sample(t, cand, v, work);
-    t->c[cand].cold = 2;
-    start_walk(t);
+  t->c[cand].runs++;
+  double v = log(ms / work);
+  if (t->phase == PH_RECHECK) {
+    recheck_feed(t, cand, v, key);
     return;
-  case PH_EXH:
-    if (!t->c[cand].warm) {
-      warm_up(t, cand);
-      t->tried++;
-    } else {
-      add_sample(t, cand, v, work);
-    }
+  }
+  int cold = warm_up(t, cand);
+  if (!cold)
+    add_sample(&t->c[cand], ms / work);
+  if (t->phase == PH_EXH) {
     if (cand == t->cur)
       exh_advance(t);
     return;
-  default:
-    break;
   }
-  walk_feed(t, cand, ms, work);
+  if (t->phase == PH_WARM) { /* the original's first launch */
+    t->phase = PH_WALK;
+    go_on(t, t->orig);
+  } else if (cold) {
+    t->want_orig = cand != t->orig; /* a clone's warm-up: no sample */
+  } else {
+    walk_feed(t, cand, v, key);
+  }
+  if (t->phase == PH_WALK && t->launches >= t->cfg.max_launches)
+    settle(t);
+}
+
+int orion_tuner_recheck(orion_tuner *t) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_DONE || t->final == t->orig ||
+      t->reverted)
+    return 0;
+  t->phase = PH_RECHECK;
+  t->rc_step = 0;
+  return 1;
+}
+
+int orion_tuner_confirmed(const orion_tuner *t) {
+  return t->phase == PH_DONE &&
+         (t->final == t->orig || (!t->reverted && t->rechecks >= t->cfg.confirm_pairs));
+}
+
+int orion_tuner_skip(orion_tuner *t, int cand) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || cand != t->cur ||
+      cand == t->orig || t->c[cand].runs)
+    return 0;
+  finish(t, 0);
+  return 1;
 }
 
 int orion_tuner_same(orion_tuner *t, int cand) {
-  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase == PH_DONE || cand < 0 || cand >= t->n ||
-      cand == t->orig || dropped(t, cand) || t->c[cand].n != 0 || t->resample == cand)
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase == PH_DONE || t->phase == PH_RECHECK ||
+      cand < 0 || cand >= t->n || cand == t->orig || !live(t, cand) || t->c[cand].runs)
     return 0;
-  t->c[cand].n = -1; /* out of the walk and of the choice, as a dropped one */
-  int live = 0;
+  int testing = t->phase == PH_WALK && t->cur == cand;
+  t->c[cand].state = C_SAME;
+  int left = 0;
   for (int i = 0; i < t->n; i++)
-    live += i != t->orig && !dropped(t, i);
-  if (!live) { /* only the original is left */
-    t->resample = -1;
-    t->final = t->best = t->orig;
-    t->phase = PH_DONE;
-    return 1;
-  }
-  walk_past(t, cand);
+    left += i != t->orig && live(t, i);
+  if (!left) /* only the original is left */
+    settle(t);
+  else if (testing)
+    go_on(t, cand);
   return 1;
 }
 
 void orion_tuner_drop(orion_tuner *t, int cand) {
-  if (cand < 0 || cand >= t->n || cand == t->orig || dropped(t, cand))
+  if (cand < 0 || cand >= t->n || cand == t->orig || !live(t, cand))
     return;
-  t->c[cand].n = -1;
-  if (t->phase == PH_DONE) {
-    if (t->final == cand)
-      t->final = t->best = t->orig;
-    return;
-  }
-  if (t->resample == cand)
-    t->resample = -1;
-  if (t->phase == PH_CONFIRM) {
-    settle(t);
-    return;
-  }
-  if (t->best == cand)
-    t->best = t->orig;
-  if (t->phase == PH_EXH) {
-    if (t->cur == cand)
-      exh_advance(t);
-  } else {
-    walk_past(t, cand);
-  }
+  int testing = t->phase == PH_WALK && t->cur == cand;
+  t->c[cand].state = C_DROPPED;
+  if (t->final == cand)
+    t->final = t->orig;
+  t->best = t->phase == PH_DONE || t->phase == PH_RECHECK ? t->final : best_winner(t);
+  if (t->phase == PH_RECHECK)
+    t->phase = PH_DONE;
+  else if (t->phase == PH_EXH && t->cur == cand)
+    exh_advance(t);
+  else if (testing)
+    end_direction(t);
 }

@@ -1,69 +1,78 @@
 /* tune.h - the runtime's version selection, a pure state machine (paper
- * section 3.4, Fig. 9).  No CUDA, no clock, no allocation: the caller
- * launches the candidate orion_tuner_next() names, times it, and hands the
- * time to orion_tuner_feed().  Unit-tested on synthetic curves
- * (test/unit/rt/test_tune.c).
+ * section 3.4, Fig. 9, made to need evidence).  No CUDA, no clock, no
+ * allocation: the caller launches the candidate orion_tuner_next() names,
+ * times it, and hands the time to orion_tuner_feed().  Unit-tested in
+ * test/unit/rt/test_tune.c.
  *
  * Candidates are indexed 0..n-1 in increasing occupancy; `orig` is the
- * original version, `dir` (+1 / -1) the direction the compiler predicted.
+ * original version, `dir` (+1 / -1) the direction to try first.
  *
- * Adaptive (Fig. 9, with the paper's fail-safe reversal and a noise guard):
- *   1. run the original.  The first launch of a version can be slower on a
- *      GPU (cold code, the first launch after an idle host: about 10-25 us
- *      on an H200, measured; a profiler's one-time set-up: milliseconds),
- *      so a binary's first sample is "cold": used as measured, it can only
- *      make its candidate look slower.  The original's first sample is the
- *      coldest (it is also the program's first launch of the kernel, after
- *      host work: the 10-25 us above; clones are loaded at discovery and
- *      their first launches showed at most 5 us).  Whenever a decision
- *      would rest on a colder sample making the other side win, that
- *      candidate runs again and its warm sample replaces the cold one: the
- *      best so far when a less cold candidate looks faster (the original's
- *      first sample, typically), or is close to it at the choice (step 5);
- *      a clone's first sample when it is beyond the stop (step 2) against
- *      a warm best by no more than the warm-up penalty explains.  The
- *      penalty is the original's first launch minus its warm one;
- *   2. walk from the original in the predicted direction, one candidate per
- *      launch, while no launch is more than `stop` (2 %) slower than the best
- *      so far; the best so far moves to any candidate that is faster;
- *   3. if the walk ends with the original still best, walk the other way
- *      (fail-safe reversal);
- *   4. noise guard: when a comparison is within the noise band of a
- *      decision boundary (faster than the best, or `stop` slower), launch
- *      the candidate with fewer samples again, up to `max_samples` each;
- *      the band is the largest relative spread measured on any candidate
- *      (at least `noise_floor`), or `initial_noise` before any candidate
- *      has two samples, so the first close call measures the noise;
- *   5. the choice is the fastest candidate by median, after the same guard
- *      on the runner-up, or the one with the fewest resident warps among
- *      those within `equal` (1 %) of it: the same speed with fewer
- *      resources.
- *   6. probes (when the caller can launch part of a grid): a candidate the
- *      walk reaches for the first time may first run on a small chunk
- *      (orion_tuner_wants_probe / orion_tuner_feed_probe).  A probe at
- *      least `probe_full` (90 %) as large as the smallest chunk the best so
- *      far was measured on is an ordinary sample (steps 2 and 4: the chunk
- *      sizes the caller picks carry the same fixed cost).  A smaller one
- *      that is more than `reject` (50 %) slower per unit of work than the
- *      best so far, even less the warm-up penalty it may carry, counts as a
- *      measured stop (step 2), and the candidate is not run on a full
- *      chunk; otherwise it only warmed its binary and is
- *      not a sample.  A small chunk carries more fixed cost per unit
- *      (launch, ramp-up, the tail of its last blocks: up to a third more
- *      than a four-wave chunk on an H200, measured), hence the wide band;
- *   7. predicted stops: the caller may skip the candidate the walk reaches
- *      when a model predicts it much slower (orion_tuner_skip; the round
- *      guard of plan.h); it then counts as a stop without a launch;
- *   8. candidates that cannot differ: the caller may mark a candidate that
- *      would run exactly as the original (orion_tuner_same: a padding
- *      version on a grid that never fills an SM up to its limit); it is
- *      left out, and when only the original is left, nothing is timed.
- * Exhaustive: every candidate runs `exhaustive_samples` times after one
- * warm-up launch, round robin (so work that drifts from launch to launch
- * reaches every candidate alike); the choice is the fastest median.
+ * The theory.  A program that turns Orion on must never get slower.  On
+ * third-party programs the register headroom is small (measured on an H200:
+ * the best fixed version beat the plain build by more than 1 % on 2 of 24
+ * programs) while a wrong choice costs up to 26 %; and a launch's time
+ * moves with its work (an LU grid that shrinks every launch, a BFS
+ * frontier), not only with the version, while run-to-run noise of a few
+ * percent made single samples claim 1.02-1.135 for a version 5 % slower.
+ * So the original is the default, and the tuner leaves it only on evidence
+ * that survives noise and drifting work:
  *
- * Times are normalised by the work of the launch (blocks launched) so
- * launches of different size compare.
+ * Adaptive:
+ *   1. warm-up: the original's first launch and each clone binary's first
+ *      launch are not samples (cold code; the host's submission after
+ *      idling).  Padding versions run the original's binary.
+ *   2. pairs: launches alternate original, candidate, original, ...  A
+ *      candidate sample and the original's samples just before and after
+ *      it, all three with the same comparability key (the caller's: the
+ *      launch's grid), make one pair with the log-ratio
+ *          x = ln c - (ln o_before + ln o_after) / 2.
+ *      The mean of the two neighbours cancels work that drifts linearly
+ *      from launch to launch; samples with different keys never pair.
+ *   3. the test, after each pair of the candidate (n pairs, mean m,
+ *      standard deviation s; se = 1.155 s / sqrt(n), as adjacent pairs
+ *      share an original sample: correlation 1/6 under equal noise, and
+ *      sqrt(1 + 2/6) = 1.155; t99 and t95 the one-sided 99 % and 95 %
+ *      Student quantiles with n - 1 degrees of freedom, the normal's
+ *      beyond 30):
+ *        win  n >= min_pairs (6) and m + t99 se < ln(1 - margin) (margin
+ *             1 %): faster by more than the margin with 99 % confidence
+ *             (99 %, not 95 %: the test looks again after every pair; on
+ *             an equal candidate under +-12 % noise 2 % of the runs
+ *             switch, measured in test_tune);
+ *        lose a single pair over ln(1 + reject) (50 % slower); or n >= 2
+ *             and m - t95 se > 0 (slower with 95 % confidence); or
+ *             n >= min_pairs and m > ln(1 - margin / 2) (the measured gain
+ *             is under half the margin); or n = max_pairs (16) undecided.
+ *   4. the walk (Fig. 9): candidates are tested one at a time from the
+ *      original in direction dir; after a win the walk goes on that way
+ *      and stops at the first loss; when the walk in dir ends without a
+ *      win, the other direction is tried (the fail-safe reversal).  The
+ *      choice is the winner with the lowest m, else the original.
+ *   5. bounds: at most max_launches (64) fed launches per tuner; when
+ *      max_unpaired (4) candidate samples in a row find no comparable
+ *      neighbours (launches that differ every time), nothing can be
+ *      decided.  Either way the choice is the best winner so far, else the
+ *      original.
+ *   6. re-checks (orion_tuner_recheck, at a rate the caller sets): a
+ *      choice other than the original runs chosen, original, chosen, one
+ *      pair with x = (ln c_before + ln c_after) / 2 - ln o.  When the mean
+ *      of the last (up to 6, at least 3) re-check pairs shows less than
+ *      half the margin (m > ln(1 - margin / 2)), the choice reverts to the
+ *      original for good.  After confirm_pairs (3) re-check pairs without a
+ *      revert the choice is confirmed (orion_tuner_confirmed): only a
+ *      confirmed choice is worth caching.  A cached choice starts settled
+ *      (orion_tuner_settle_on) and is re-checked the same way.
+ *   7. the caller may mark a candidate that would run exactly as the
+ *      original (orion_tuner_same: a padding version whose limit never
+ *      binds: never tested), and skip one a model predicts much slower
+ *      (orion_tuner_skip: the round guard of plan.h: a loss, not launched).
+ *   8. the estimate the report prints (orion_tuner_estimate) is the
+ *      original's time over the candidate's, exp(-m) over every pair
+ *      (tuning and re-checks), with its 95 % confidence half-width.
+ * Exhaustive (a measurement mode: no evidence rule): every candidate runs
+ * `exhaustive_samples` times after one warm-up launch, round robin (so
+ * drifting work reaches every candidate alike); the choice is the fastest
+ * median.  Times are normalised by the launch's work (blocks) throughout.
  */
 #ifndef ORION_RT_TUNE_H
 #define ORION_RT_TUNE_H
@@ -74,6 +83,7 @@ extern "C" {
 
 #define ORION_TUNE_MAX_CANDS 8
 #define ORION_TUNE_MAX_SAMPLES 8
+#define ORION_TUNE_WINDOW 6 /* re-check pairs the revert rule looks at */
 
 typedef enum orion_tune_mode {
   ORION_TUNE_ADAPTIVE = 0,
@@ -81,85 +91,111 @@ typedef enum orion_tune_mode {
 } orion_tune_mode;
 
 typedef struct orion_tune_cfg {
-  double stop;            /* walk stops at a slowdown above this (0.02) */
-  double equal;           /* tie band for the final choice (0.01) */
-  double noise_floor;     /* smallest noise band (0.005) */
-  double initial_noise;   /* noise band before any spread is measured (0.03) */
-  int max_samples;        /* noise guard: samples per candidate at most (3) */
-  double reject;          /* a probe slower than best by more than this stops (0.50) */
-  double probe_full;      /* a probe this large relative to best's chunks is a sample (0.90) */
+  double margin;          /* a win must be faster by more than this (0.01) */
+  double reject;          /* one pair slower by more than this loses (0.50) */
+  int min_pairs;          /* pairs before a win (6) */
+  int max_pairs;          /* pairs after which a candidate loses (16) */
+  int max_launches;       /* fed launches per tuner at most (64) */
+  int max_unpaired;       /* candidate samples in a row with no pair (4) */
+  int confirm_pairs;      /* re-check pairs that confirm a choice (3) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
 } orion_tune_cfg;
 
+/* requires cfg != NULL. */
 void orion_tune_cfg_default(orion_tune_cfg *cfg);
 
+/* Sums of the log-ratios x of one candidate's pairs. */
+typedef struct orion_tune_stats {
+  int n;
+  double sum, sumsq;
+} orion_tune_stats;
+
 typedef struct orion_tune_cand {
-  int shares_orig_binary;  /* padding versions: no warm-up correction */
-  int warm;                /* launched at least once */
-  int cold;                /* its one sample may carry a warm-up penalty: 2 the
-                              original's first launch, 1 another binary's */
-  double cold_work;        /* the work of that sample */
-  int probed;              /* ran a probe chunk */
-  int skipped;             /* predicted much slower, never launched */
-  int n;                   /* samples */
-  double work_min;         /* smallest work of a sample (0: none) */
-  double s[ORION_TUNE_MAX_SAMPLES]; /* normalised times */
+  int shares_orig_binary; /* padding versions: warm with the original */
+  int warm;               /* its binary has run */
+  int runs;               /* launches of it fed */
+  int state;              /* internal: untried, testing, won, lost, dropped, same */
+  int n;                  /* samples in s */
+  double s[ORION_TUNE_MAX_SAMPLES]; /* the newest normalised times */
+  orion_tune_stats pairs; /* x of every pair, tuning and re-checks */
 } orion_tune_cand;
 
 typedef struct orion_tuner {
   orion_tune_mode mode;
   orion_tune_cfg cfg;
   int n, orig, dir;
-  int phase;       /* internal */
-  int cur;         /* candidate the walk is looking at */
-  int resample;    /* candidate to launch again (noise guard), or -1 */
-  int best;
-  int reversed;
-  int final;       /* -1 until settled */
-  int launches;    /* launches fed so far (tuning iterations) */
-  int tried;       /* distinct candidates measured */
-  double penalty;  /* warm-up penalty in ms (step 1) */
-  double orig_first_ms, orig_first_work;
+  int phase;     /* internal */
+  int cur;       /* candidate under test (adaptive) or in turn (exhaustive) */
+  int best;      /* the choice if tuning stopped now */
+  int reversed;  /* the walk turned round */
+  int won_dir;   /* a candidate won in the current direction */
+  int final;     /* -1 until settled */
+  int launches;  /* launches fed so far (tuning iterations) */
+  int tried;     /* distinct candidates launched */
+  int want_orig; /* the walk's next launch is the original */
+  int unpaired;  /* candidate samples in a row with no pair */
+  /* the pair being built: the original's last sample, a candidate sample
+   * waiting for the original after it */
+  int have_o, have_c;
+  double o_val, c_val, cb_val;
+  unsigned long long o_key, c_key;
+  /* re-checks */
+  int rc_step;   /* 0: chosen, 1: original, 2: chosen */
+  double rc_b, rc_o;
+  unsigned long long rc_key;
+  int rechecks, reverted;
+  double window[ORION_TUNE_WINDOW];
   orion_tune_cand c[ORION_TUNE_MAX_CANDS];
 } orion_tuner;
 
-/* n in 1..ORION_TUNE_MAX_CANDS, 0 <= orig < n, dir +1 or -1.  shares_orig
- * (may be NULL) marks candidates that run the original's binary.  cfg NULL =
- * defaults.  Returns 0, or -1 on bad arguments (the tuner is then settled
- * on candidate 0 or orig). */
+/* requires n in 1..ORION_TUNE_MAX_CANDS, 0 <= orig < n, dir +1 or -1.
+ * shares_orig (may be NULL) marks candidates that run the original's
+ * binary.  cfg NULL = defaults.  Returns 0, or -1 on bad arguments (the
+ * tuner is then settled on candidate 0 or orig). */
 int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int dir,
                      const int *shares_orig, const orion_tune_cfg *cfg);
+/* Settle at once on `cand` (a cached decision): no tuning, re-checks as
+ * for a choice tuning made. */
+void orion_tuner_settle_on(orion_tuner *t, int cand);
 
 /* The candidate to launch now; when settled, the final choice. */
 int orion_tuner_next(const orion_tuner *t);
-/* 1 once the choice is final. */
+/* 1 once the choice is final (and no re-check is under way). */
 int orion_tuner_settled(const orion_tuner *t);
 /* Feed the time (ms) of a launch of candidate `cand` that did `work` units
- * (> 0).  Feeding a candidate other than orion_tuner_next() is allowed (it
- * adds a sample); feeding after settling is ignored. */
-void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work);
-/* 1 when the next launch (orion_tuner_next) may be a probe: the walk's
- * candidate has never run in full and has not been probed. */
-int orion_tuner_wants_probe(const orion_tuner *t);
-/* Feed the time of a probe of the walk's candidate `cand` (see 6 above);
- * ignored unless orion_tuner_wants_probe and cand is that candidate. */
-void orion_tuner_feed_probe(orion_tuner *t, int cand, double ms, double work);
-/* The walk's next candidate `cand` is predicted much slower: treat it as a
- * stop without launching it (see 7).  Returns 1 if the tuner moved on, 0
- * when cand is not the walk's untried candidate (nothing changes). */
+ * (> 0), with the caller's comparability key (equal keys: the same launch
+ * configuration and grid).  Ignored when settled, or for junk. */
+void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned long long key);
+
+/* Start a re-check of a settled choice (see 6).  Returns 1 if one started
+ * (settled adaptive on a version other than the original, not reverted),
+ * else 0.  Until it ends the tuner is not settled. */
+int orion_tuner_recheck(orion_tuner *t);
+/* 1 when the choice is the original, or has passed confirm_pairs re-check
+ * pairs without a revert. */
+int orion_tuner_confirmed(const orion_tuner *t);
+
+/* The walk's next candidate `cand` is predicted much slower: a loss
+ * without a launch (see 7).  Returns 1 if the tuner moved on, 0 when cand
+ * is not the candidate under test or has been launched already. */
 int orion_tuner_skip(orion_tuner *t, int cand);
-/* Candidate `cand` would run exactly as the original does (a padding
- * version whose limit on blocks per SM the launches never reach, see 8):
- * it is never launched nor chosen, and the walk passes over it as over a
- * tie.  When no other candidate is left, the tuner settles on the original
- * at once.  Returns 1 if cand was marked, 0 when it is the original,
- * measured already, or the tuner is not adaptive or has settled. */
+/* Candidate `cand` would run exactly as the original does (see 7): never
+ * launched nor chosen.  When no other candidate is left, the tuner settles
+ * on the original at once.  Returns 1 if cand was marked, 0 when it is the
+ * original, launched already, or the tuner is not adaptive or settled. */
 int orion_tuner_same(orion_tuner *t, int cand);
 /* A candidate failed to launch: it is never chosen; the original is used
  * instead of it. */
 void orion_tuner_drop(orion_tuner *t, int cand);
+
 /* Median normalised time of a candidate, or 0 if it has no samples. */
 double orion_tuner_median(const orion_tuner *t, int cand);
+/* The measured speedup of cand over the original from its pairs:
+ * *speedup = exp(-m), *half = its 95 % confidence half-width (0 below two
+ * pairs), *pairs = n.  Returns 0 when cand has no pair (nothing written
+ * but *pairs = 0). */
+int orion_tuner_estimate(const orion_tuner *t, int cand, double *speedup, double *half,
+                         int *pairs);
 
 #ifdef __cplusplus
 }

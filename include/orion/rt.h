@@ -10,7 +10,21 @@
  *   ORION_REPORT  1 (table on stderr at exit) | json (JSON on stderr) |
  *                 <path> (JSON to that file) | 0
  *   ORION_CACHE   path of the decision cache | off; default
- *                 $XDG_CACHE_HOME/orion/decisions (or ~/.cache/orion/...)
+ *                 $XDG_CACHE_HOME/orion/decisions (or ~/.cache/orion/...);
+ *                 it keeps the original, and other choices once re-checks
+ *                 confirmed them
+ *   ORION_RECHECK launches between re-checks of a choice other than the
+ *                 original (default 64; 0 = never): one launch runs the
+ *                 original, paired with the choice's launches around it,
+ *                 and the choice reverts to the original when it no
+ *                 longer wins
+ *   ORION_SPLIT   1: tune launches on chunks of their grid through the
+ *                 split clones (single launches can then be tuned at all);
+ *                 0 (default): every sample is a whole launch
+ *   ORION_DEBUG   1: explain candidates and tuning on stderr
+ *
+ * In every mode a launch the plain build would reject is passed to
+ * cudaLaunchKernel unchanged: the program sees the same error.
  *
  * Thread-safety: every entry point may be called from many host threads
  * on many streams at once.

@@ -8,7 +8,8 @@ For every program (benchmarks/programs, built by orion-cc; each prints
   3. every version of every kernel, forced alone with
      ORION_MODE=fixed:<kernel>=<tag>, gives the same checksum;
   4. a second adaptive run with a cache file starts on the cached choices
-     (every configuration the first run tuned is "cached" with the same
+     (every configuration the first run settled on the original, or on
+     another version that re-checks confirmed, is "cached" with the same
      choice in the second run's report);
   5. with --timing: exhaustive mode's choice for each kernel is as fast as
      the fastest version timed alone (within --tolerance, default 2 %).
@@ -110,8 +111,11 @@ def main():
         _, _, first, _ = run(b, args, {"ORION_MODE": "adaptive", "ORION_CACHE": cache}, rep)
         rc, r, second, err = run(b, args, {"ORION_MODE": "adaptive", "ORION_CACHE": cache}, rep)
         key = lambda c: (c["kernel"], tuple(c["block"]), c["shmem"])
+        # Cached: what tuning settled on the original, and a choice other
+        # than the original once re-checks confirmed it (3 or more).
         tuned = {key(c): c["chosen"] for c in (first or {}).get("configs", [])
-                 if c["source"] == "tuned"}
+                 if c["source"] in ("tuned", "reverted") and
+                 (c["chosen"] == c["original"] or c.get("rechecks", 0) >= 3)}
         again = {key(c): c for c in (second or {}).get("configs", [])}
         not_cached = [k[0] for k, t in tuned.items()
                       if k not in again or again[k]["source"] != "cached" or again[k]["chosen"] != t]

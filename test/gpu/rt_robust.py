@@ -21,7 +21,8 @@ Checks (each program's whole stdout must equal its ORION_MODE=off stdout,
 bit for bit, in every other mode and version; the programs themselves
 exit 1 on a wrong launch/block count or order, or a failed capture):
   1 threads  8 host threads x 300 launches of one kernel on 8 streams, in
-             adaptive (N times) and exhaustive (N times) while tuning, static,
+             adaptive (N times, once more with ORION_SPLIT=1, once with
+             ORION_RECHECK=3) and exhaustive (N times) while tuning, static,
              and fixed:<tag> for every version the report lists; the
              reports must show tuning while the launches ran (timed
              launches, and split launches in some adaptive or exhaustive
@@ -356,11 +357,15 @@ def check_program(R, prog, repeat):
         return
     R.refs[prog] = ref
     print(f"  {prog}: ORION_MODE=off: " + " | ".join(ref.strip().splitlines()[-3:]), flush=True)
-    runs = [("adaptive", True)] * repeat + [("exhaustive", True)] * repeat + [("static", False)]
+    runs = ([("adaptive", True, None)] * repeat + [("adaptive", True, {"ORION_SPLIT": "1"})] +
+            [("adaptive", True, {"ORION_RECHECK": "3"})] + [("exhaustive", True, None)] * repeat +
+            [("static", False, None)])
     reports = {}
     nok = 0
-    for mode, want_rep in runs:
-        rc, out, err, data = R.run(prog, args, mode, report=want_rep)
+    for mode, want_rep, extra in runs:
+        rc, out, err, data = R.run(prog, args, mode, report=want_rep, extra=extra)
+        if extra:
+            mode += " " + " ".join(f"{k}={v}" for k, v in extra.items())
         if rc != 0 or out != ref or bad_warnings(prog, err):
             R.fail(f"{prog}: ORION_MODE={mode}: exit {rc}, output "
                    f"{'equal' if out == ref else 'differs'}: {(out + err).strip()[-800:]}")
@@ -370,7 +375,7 @@ def check_program(R, prog, repeat):
             if line.startswith("note:"):
                 print(f"  {prog}: {mode}: {line}", flush=True)
         if data:
-            reports.setdefault(mode, []).append(data["configs"])
+            reports.setdefault(mode.split()[0], []).append(data["configs"])
             print(f"  {prog}: {mode}: {summary(data['configs'])}", flush=True)
             failed = failures(R, prog, mode, data)
             R.fallbacks.setdefault(prog, []).append((mode, len(failed)))
@@ -424,8 +429,8 @@ def check_program(R, prog, repeat):
         R.fail(f"{prog}: exhaustive report lists versions {tags}: fewer than 2")
     if prog in ("threads", "chain", "threads_shared", "chain_shared", "ptds", "ptds_implicit"):
         # The launches ran while tuning went on: timed launches, and split
-        # launches (which of the threads' launches meet tuning varies, so
-        # over all adaptive and exhaustive runs).
+        # launches under ORION_SPLIT=1 (which of the threads' launches meet
+        # tuning varies, so over all adaptive and exhaustive runs).
         if not any(c["iterations"] >= 2 for c in configs):
             R.fail(f"{prog}: no configuration timed 2 or more launches")
         if not sum(c["split_launches"] for c in configs):

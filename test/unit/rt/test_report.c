@@ -1,7 +1,8 @@
 /* test_report.c - the runtime's report (runtime/report.c): a configuration
  * whose padding version failed to launch shows it in both forms (JSON
  * "failed" count per version, "(failed)" after it in the table), the
- * chosen version and the numbers; a version that never failed says 0. */
+ * chosen version and the numbers; a version that never failed says 0;
+ * a measured speedup carries its interval and pairs. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,5 +71,18 @@ int main(void) {
   CHECK(tb && strstr(tb, "p8:8,orig:16,r64:32 ") && !strstr(tb, "failed"), "table clean: %s",
         tb ? tb : "(null)");
   free(tb);
+
+  /* Adaptive mode's measured speedup: the paired estimate, its 95 %
+   * half-width and the pairs, in both forms. */
+  r.mode = "adaptive", r.source = "tuned";
+  r.speedup = 1.0431, r.speedup_ci = 0.0062, r.speedup_pairs = 12, r.rechecks = 6;
+  tb = render(orion_report_table, &r, 1);
+  CHECK(tb && strstr(tb, " 1.043 \u00b10.006 n=12 "), "table estimate: %s", tb ? tb : "(null)");
+  free(tb);
+  js = render(orion_report_json, &r, 1);
+  CHECK(js && strstr(js, "\"speedup\":1.0431,\"speedup_ci95\":0.0062,\"speedup_pairs\":12,"
+                         "\"rechecks\":6,"),
+        "JSON estimate: %s", js ? js : "(null)");
+  free(js);
   return CHECK_DONE();
 }

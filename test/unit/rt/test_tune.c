@@ -1,9 +1,11 @@
-/* test_tune.c - the runtime's Fig. 9 selection (runtime/tune.c) on
- * synthetic time-vs-occupancy curves shaped like the paper's figures.
- * Each case simulates a program: the tuner names a candidate, the "GPU"
- * answers with the curve's time for that candidate times the launch's work,
- * plus noise and a warm-up penalty on the first launch of each binary.
- * Each asserts the candidate chosen and the launches tuning took. */
+/* test_tune.c - the runtime's version selection (runtime/tune.c) on
+ * simulated programs.  The tuner names a candidate, the "GPU" answers with
+ * the candidate's true time per unit of work times the launch's work, a
+ * drift of the work from launch to launch (a shrinking LU grid, a BFS
+ * frontier), uniform noise, and a warm-up penalty on each binary's first
+ * launch.  Each case asserts what the rule of tune.h promises: no switch
+ * without evidence, a real win taken and kept through re-checks, a choice
+ * that stops winning reverted. */
 #include <math.h>
 #include <string.h>
 
@@ -11,17 +13,15 @@
 #include "tune.h"
 
 typedef struct sim {
-  const double *curve;     /* true time per unit of work, per candidate */
+  const double *curve;   /* true time per unit of work, per candidate */
   int n, orig, dir;
-  const int *shares;       /* candidates running the original's binary */
-  double noise;            /* uniform relative noise, +-noise */
-  double penalty;          /* ms added to the first launch of a binary */
-  const double *work;      /* per-launch work pattern (cycled), NULL = 1000 */
-  int nwork;
+  const int *shares;     /* candidates running the original's binary */
+  double noise;          /* uniform relative noise, +-noise */
+  double penalty;        /* relative extra time of a binary's first launch */
+  double (*drift)(int);  /* work of launch i relative to the first, NULL = 1 */
+  unsigned long long (*key)(int); /* the comparability key of launch i, NULL = 0 */
   unsigned seed;
   orion_tune_mode mode;
-  const orion_tune_cfg *cfg; /* NULL = defaults */
-  double drift;              /* hidden work growing per launch (bfs), relative */
 } sim;
 
 static double urand(unsigned *s) { /* LCG, deterministic */
@@ -29,380 +29,338 @@ static double urand(unsigned *s) { /* LCG, deterministic */
   return (*s >> 8) / (double)(1u << 24);
 }
 
-/* The warm-up penalty of a launch of candidate c: the first launch of each
- * binary (candidates sharing the original's count as the original). */
-static double first_launch_penalty(const sim *s, int c, int *cold, int *orig_cold) {
-  int shared = c == s->orig || (s->shares && s->shares[c]);
-  int *flag = shared ? orig_cold : &cold[c];
-  double p = *flag ? s->penalty : 0;
-  *flag = 0;
-  return p;
-}
+typedef struct gpu {
+  const sim *s;
+  const double *curve; /* the truth now (a re-check case changes it) */
+  int it;              /* launches so far */
+  unsigned seed;
+  int cold[ORION_TUNE_MAX_CANDS], orig_cold;
+} gpu;
 
-/* Runs until settled (or 100 launches); returns launches, *chosen = final. */
-static int run(const sim *s, int *chosen) {
-  orion_tuner t;
-  orion_tuner_init(&t, s->mode, s->n, s->orig, s->dir, s->shares, s->cfg);
-  int cold[ORION_TUNE_MAX_CANDS + 1];
+static void gpu_init(gpu *g, const sim *s) {
+  memset(g, 0, sizeof *g);
+  g->s = s;
+  g->curve = s->curve;
+  g->seed = s->seed ? s->seed : 12345u;
   for (int i = 0; i < s->n; i++)
-    cold[i] = 1;
-  int orig_cold = 1;
-  unsigned seed = s->seed ? s->seed : 12345u;
+    g->cold[i] = 1;
+  g->orig_cold = 1;
+}
+
+/* One launch of candidate c fed to the tuner. */
+static void launch(gpu *g, orion_tuner *t, int c) {
+  const sim *s = g->s;
+  double w = 1000.0 * (s->drift ? s->drift(g->it) : 1.0);
+  double ms = g->curve[c] * w * (1 + s->noise * (2 * urand(&g->seed) - 1));
+  int *cold = c == s->orig || (s->shares && s->shares[c]) ? &g->orig_cold : &g->cold[c];
+  if (*cold)
+    ms *= 1 + s->penalty;
+  *cold = 0;
+  /* the tuner normalises by blocks; a drifting frontier does not change
+   * them (drift is hidden work), a shrinking grid does (key changes) */
+  orion_tuner_feed(t, c, ms, 1000.0, s->key ? s->key(g->it) : 0);
+  g->it++;
+}
+
+/* Tune until settled (or 500 launches); returns launches, *chosen. */
+static int run(gpu *g, orion_tuner *t, int *chosen) {
+  const sim *s = g->s;
+  orion_tuner_init(t, s->mode, s->n, s->orig, s->dir, s->shares, NULL);
   int it = 0;
-  while (!orion_tuner_settled(&t) && it < 100) {
-    int c = orion_tuner_next(&t);
-    double w = s->work ? s->work[it % s->nwork] : 1000.0;
-    double ms = s->curve[c] * w * (1 + s->noise * (2 * urand(&seed) - 1)) * (1 + s->drift * it);
-    ms += first_launch_penalty(s, c, cold, &orig_cold);
-    orion_tuner_feed(&t, c, ms, w);
+  while (!orion_tuner_settled(t) && it < 500) {
+    launch(g, t, orion_tuner_next(t));
     it++;
   }
-  *chosen = orion_tuner_next(&t);
-  CHECK(t.launches == it, "launch count %d vs %d", t.launches, it);
+  *chosen = orion_tuner_next(t);
+  CHECK(t->launches == it, "launch count %d vs %d", t->launches, it);
   return it;
 }
 
-/* Like run, on a split launch: the walk's first look at a candidate is a
- * probe chunk of probe_work units when probe_work > 0 (full chunks are
- * 1000); every chunk also costs `overhead` ms (launch, ramp-up, tail).
- * *cost = the time spent beyond the true best candidate's. */
-static int run_probed(const sim *s, double probe_work, double overhead, int *chosen,
-                      double *cost) {
-  orion_tuner t;
-  orion_tuner_init(&t, s->mode, s->n, s->orig, s->dir, s->shares, s->cfg);
-  int cold[ORION_TUNE_MAX_CANDS], orig_cold = 1, it = 0;
-  double best = s->curve[0];
-  for (int i = 0; i < s->n; i++) {
-    cold[i] = 1;
-    best = s->curve[i] < best ? s->curve[i] : best;
+/* `n` re-checks of a settled tuner, each after `gap` launches of the
+ * choice; returns the re-check (1-based) at which it reverted, or 0. */
+static int rechecks(gpu *g, orion_tuner *t, int n, int gap) {
+  for (int r = 1; r <= n; r++) {
+    g->it += gap;
+    if (!orion_tuner_recheck(t))
+      return t->reverted ? r - 1 : 0;
+    for (int k = 0; k < 3 && !orion_tuner_settled(t); k++)
+      launch(g, t, orion_tuner_next(t));
+    CHECK(orion_tuner_settled(t), "a re-check takes three launches");
+    if (t->reverted)
+      return r;
   }
-  *cost = 0;
-  while (!orion_tuner_settled(&t) && it < 100) {
-    int c = orion_tuner_next(&t), probe = probe_work > 0 && orion_tuner_wants_probe(&t);
-    double w = probe ? probe_work : 1000.0, ms = s->curve[c] * w + overhead;
-    *cost += (s->curve[c] - best) * w;
-    ms += first_launch_penalty(s, c, cold, &orig_cold);
-    if (probe)
-      orion_tuner_feed_probe(&t, c, ms, w);
-    else
-      orion_tuner_feed(&t, c, ms, w);
-    it++;
-  }
-  *chosen = orion_tuner_next(&t);
-  CHECK(t.launches == it, "launch count %d vs %d", t.launches, it);
-  return it;
+  return 0;
 }
+
+/* Work that shrinks every launch (LU: the trailing matrix, (n - k)^2). */
+static double lu_work(int i) {
+  double k = 1 - i / 600.0;
+  return k > 0.05 ? k * k : 0.0025;
+}
+static unsigned long long lu_key(int i) { return 1000u - (unsigned)i; } /* grid shrinks */
+/* Work that follows a frontier: up and down over the launches (BFS). */
+static double bfs_work(int i) { return 0.05 + sin(3.14159 * (i % 40) / 40.0); }
 
 int main(void) {
+  orion_tuner t;
+  gpu g;
   int chosen, launches;
 
-  /* Fig. 1: a single minimum, increasing direction.  Candidates are the
-   * original (8 warps) and clones at 16, 24, 40 and 64 warps.  Launches:
-   * the original, 16 (faster than the original's cold first sample, so the
-   * original runs again, warm), 24 (best), 40 (worse by > 2 %). */
+  /* A true 5 % win with 1 % noise (the decreasing side has nothing): the
+   * clone wins after its six pairs, in every seed, and keeps the choice
+   * through 40 re-checks, confirmed after three. */
+  static const double win5[] = {1.00, 0.95};
+  int wins = 0, kept = 0, worst = 0;
+  for (unsigned seed = 1; seed <= 50; seed++) {
+    sim s = {win5, 2, 0, +1, NULL, 0.01, 0.05, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    launches = run(&g, &t, &chosen);
+    worst = launches > worst ? launches : worst;
+    wins += chosen == 1;
+    if (chosen == 1) {
+      CHECK(!orion_tuner_confirmed(&t), "not confirmed before a re-check");
+      kept += rechecks(&g, &t, 40, 64) == 0 && orion_tuner_next(&t) == 1;
+      CHECK(orion_tuner_confirmed(&t), "confirmed after re-checks");
+    }
+  }
+  CHECK(wins == 50 && kept == 50, "5 %% win: chosen %d of 50, kept %d", wins, kept);
+  CHECK(worst <= 16, "5 %% win: %d launches at worst", worst);
+  printf("true 5 %% win, 1 %% noise: chosen 50/50 in at most %d launches, kept 40 re-checks\n",
+         worst);
+  double sp, half;
+  int pairs;
+  CHECK(orion_tuner_estimate(&t, 1, &sp, &half, &pairs) && pairs == 6 + 40 &&
+            fabs(sp - 1 / 0.95) <= half && half < 0.01,
+        "estimate %.4f +-%.4f n=%d vs %.4f", sp, half, pairs, 1 / 0.95);
+  CHECK(!orion_tuner_estimate(&t, 0, &sp, &half, &pairs) && pairs == 0, "orig has no pairs");
+
+  /* Safety must not cost the wins: a 3 % win under +-3 % noise is found in
+   * 90 of 100 seeds; a 5 % one under +-8 % noise (pairs of sd 6.5 %) in half
+   * of them, as 16 pairs cannot show it with 99 % confidence more often. */
+  static const double win3[] = {1.00, 0.97};
+  int found3 = 0, found5 = 0;
+  for (unsigned seed = 1; seed <= 100; seed++) {
+    sim s = {win3, 2, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    run(&g, &t, &chosen);
+    found3 += chosen == 1;
+    sim s5 = {win5, 2, 0, +1, NULL, 0.08, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s5);
+    run(&g, &t, &chosen);
+    found5 += chosen == 1;
+  }
+  CHECK(found3 >= 85 && found5 >= 40, "wins found: 3 %% %d/100, 5 %% (noisy) %d/100", found3,
+        found5);
+  printf("3 %% win under +-3 %% noise found %d/100; 5 %% under +-8 %% %d/100\n", found3, found5);
+
+  /* The re-check that reverts: the same win, then the clone becomes 10 %
+   * slower (the program's work changed); reverted within the window's
+   * three pairs, for good. */
+  static const double worse[] = {1.00, 1.10};
+  sim sr = {win5, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sr);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 1 && rechecks(&g, &t, 5, 64) == 0, "settled on the win first");
+  g.curve = worse;
+  int at = rechecks(&g, &t, 10, 64);
+  CHECK(at >= 1 && at <= 4 && orion_tuner_next(&t) == 0 && t.reverted,
+        "reverted at re-check %d, now %d", at, orion_tuner_next(&t));
+  CHECK(!orion_tuner_recheck(&t) && orion_tuner_confirmed(&t), "reverted: no more re-checks");
+
+  /* The noisy CFD flux kernel: r64 5 % slower, +-12 % noise (single
+   * samples claimed 1.02-1.135).  No switch in 200 seeds; and a candidate
+   * exactly as fast as the original under the same noise wins in at most
+   * 5 % of them (the rule's 95 % confidence, before the margin). */
+  static const double cfd[] = {1.00, 1.05};
+  static const double tie[] = {1.00, 1.00};
+  int switched = 0, tie_switched = 0, most = 0;
+  for (unsigned seed = 1; seed <= 200; seed++) {
+    sim s = {cfd, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    launches = run(&g, &t, &chosen);
+    switched += chosen != 0;
+    most = launches > most ? launches : most;
+    sim s2 = {tie, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s2);
+    run(&g, &t, &chosen);
+    tie_switched += chosen != 0;
+  }
+  CHECK(switched == 0, "noisy CFD: switched to the slower r64 in %d of 200", switched);
+  CHECK(tie_switched <= 10, "noisy tie: switched in %d of 200", tie_switched);
+  CHECK(most <= 34, "noisy: %d launches at most", most);
+  printf("noisy CFD (+-12 %%): slower r64 chosen 0/200; an equal one %d/200; <= %d launches\n",
+         tie_switched, most);
+
+  /* LU: the grid shrinks every launch, so no two launches are comparable:
+   * nothing can be decided, the original stays, after few launches.  p48
+   * (padding, candidate 0) is really 12 % slower; the shrinking work alone
+   * would make any later sample look faster. */
+  static const double lu[] = {1.12, 1.00};
+  static const int lush[] = {1, 0};
+  sim sl = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, lu_key, 5, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sl);
+  launches = run(&g, &t, &chosen);
+  CHECK(chosen == 1 && launches <= 10, "LU (new grid each launch): chose %d in %d", chosen,
+        launches);
+  /* ... and where the caller cannot tell the launches apart (one key), the
+   * pairs' neighbours cancel the shrinking work: p48 loses, in every seed. */
+  int lu_wrong = 0;
+  for (unsigned seed = 1; seed <= 100; seed++) {
+    sim s = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    run(&g, &t, &chosen);
+    lu_wrong += chosen != 1;
+  }
+  CHECK(lu_wrong == 0, "LU (one key): p48 chosen in %d of 100", lu_wrong);
+
+  /* BFS: the same grid every launch, the work follows the frontier (a
+   * factor of 20 up and down).  p48 26 % slower loses; an equal p48 under
+   * 5 % noise is not chosen on the drift. */
+  static const double bfs[] = {1.26, 1.00};
+  static const double bfs_tie[] = {1.00, 1.00};
+  int bfs_wrong = 0, bfs_tie_wrong = 0;
+  for (unsigned seed = 1; seed <= 100; seed++) {
+    sim s = {bfs, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    run(&g, &t, &chosen);
+    bfs_wrong += chosen != 1;
+    sim s2 = {bfs_tie, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s2);
+    run(&g, &t, &chosen);
+    bfs_tie_wrong += chosen != 1;
+  }
+  CHECK(bfs_wrong == 0, "BFS: the 26 %% slower p48 chosen in %d of 100", bfs_wrong);
+  CHECK(bfs_tie_wrong <= 5, "BFS: an equal p48 chosen in %d of 100", bfs_tie_wrong);
+  printf("BFS frontier: slower p48 chosen 0/100, an equal one %d/100\n", bfs_tie_wrong);
+
+  /* The walk: orig, then up while candidates win, the best winner chosen
+   * (Fig. 1's curve without noise: 16 and 24 win, 40 loses). */
   static const double fig1[] = {1.00, 0.80, 0.70, 0.90, 1.50};
-  sim s1 = {fig1, 5, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s1, &chosen);
+  sim s1 = {fig1, 5, 0, +1, NULL, 0.0, 0.05, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &s1);
+  launches = run(&g, &t, &chosen);
   CHECK(chosen == 2, "fig1 chose %d", chosen);
-  CHECK(launches == 5, "fig1 took %d launches", launches);
-
-  /* Monotone: the highest occupancy is best; the walk runs out. */
-  static const double mono[] = {1.00, 0.90, 0.80, 0.70};
-  sim s1b = {mono, 4, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s1b, &chosen);
-  CHECK(chosen == 3 && launches == 5, "monotone chose %d in %d", chosen, launches);
-
-  /* Fig. 2 / Fig. 10 (srad): decreasing direction by padding (candidates
-   * 0..2 run the original's binary), a plateau down to half the warps.
-   * Walk 48 (within the initial noise band of the stop threshold, so it
-   * runs again and the noise is measured: none), 32 (equal), 16 (10 %
-   * worse); the original is confirmed against the runner-up 48; the choice
-   * is the fewest warps at the same speed, 32. */
-  static const double plateau[] = {1.10, 1.004, 1.002, 1.00};
-  static const int pad3[] = {1, 1, 1, 0};
-  sim s2 = {plateau, 4, 3, -1, pad3, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s2, &chosen);
-  CHECK(chosen == 1, "plateau chose %d", chosen);
-  CHECK(launches == 7, "plateau took %d launches", launches);
-
-  /* Low-pressure kernel whose first step down is clearly slower: settles on
-   * the original after two launches (no candidates the other way): a
-   * slower candidate needs no warm sample of the original. */
-  static const double steep[] = {1.6, 1.3, 1.00};
-  static const int pad2[] = {1, 1, 0};
-  sim s3 = {steep, 3, 2, -1, pad2, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s3, &chosen);
-  CHECK(chosen == 2 && launches == 2, "steep chose %d in %d", chosen, launches);
-
-  /* Mispredicted direction: predicted increasing, but the first step up is
-   * 20 % slower; the fail-safe reversal walks down (padding) and finds the
-   * minimum at candidate 1. */
+  CHECK(launches <= 52, "fig1 took %d launches", launches);
+  /* Mispredicted direction: up is 20 % slower (one pair over the 50 %
+   * reject rule? no: lost on confidence), the reversal finds 1 faster. */
   static const double mis[] = {1.05, 0.85, 1.00, 1.20, 1.40};
   static const int pad_mis[] = {1, 1, 0, 0, 0};
-  sim s4 = {mis, 5, 2, +1, pad_mis, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s4, &chosen);
-  CHECK(chosen == 1, "mispredicted chose %d", chosen);
-  CHECK(launches == 5, "mispredicted took %d launches", launches);
+  sim s4 = {mis, 5, 2, +1, pad_mis, 0.005, 0, NULL, NULL, 9, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &s4);
+  launches = run(&g, &t, &chosen);
+  CHECK(chosen == 1, "mispredicted chose %d in %d", chosen, launches);
+  /* A far slower candidate (2x) loses on its first pair. */
+  static const double steep[] = {1.00, 2.0};
+  sim s3 = {steep, 2, 0, +1, NULL, 0.0, 0, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &s3);
+  launches = run(&g, &t, &chosen);
+  CHECK(chosen == 0 && launches == 6, "steep: chose %d in %d (o o c o c o)", chosen,
+        launches);
 
-  /* Work that changes per launch (the paper's bfs failure): per-unit times
-   * favour candidate 2, but the launches happen to get smaller as the walk
-   * goes on, so raw times would favour the last one.  Normalising by work
-   * chooses 2. */
-  static const double wc[] = {1.00, 0.90, 0.80, 0.85, 0.95};
-  static const double work[] = {4000, 4000, 3000, 2000, 500, 400, 300, 200};
-  sim s5 = {wc, 5, 0, +1, NULL, 0, 0, work, 8, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s5, &chosen);
-  CHECK(chosen == 2, "changing work chose %d", chosen);
-  CHECK(launches <= 7, "changing work took %d launches", launches);
+  /* Warm-up: first launches are no samples; a 50 % warm-up penalty on
+   * every binary does not decide anything (the win is still found). */
+  sim sw = {win5, 2, 0, +1, NULL, 0.0, 0.5, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sw);
+  launches = run(&g, &t, &chosen);
+  CHECK(chosen == 1 && t.c[1].pairs.n == 6, "warm-up: chose %d after %d pairs", chosen,
+        t.c[1].pairs.n);
 
-  /* +-3 % noise on a curve whose minimum is 4.5 % ahead of its neighbour:
-   * over 200 seeds the choice is always the minimum, and tuning takes at
-   * most 12 launches; the same runs without the noise guard (one sample
-   * per candidate) pick the neighbour in some runs. */
-  static const double noisy[] = {1.00, 0.86, 0.78, 0.815, 0.95};
-  int worst_launches = 0, wrong = 0;
-  double total = 0;
-  for (unsigned seed = 1; seed <= 200; seed++) {
-    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, NULL, 0};
-    launches = run(&s6, &chosen);
-    total += launches;
-    worst_launches = launches > worst_launches ? launches : worst_launches;
-    if (noisy[chosen] > 1.02 * 0.78)
-      wrong++;
+  /* The budget: seven candidates exactly as fast as the original under
+   * 3 % noise: at most 64 launches, the original chosen. */
+  static const double flat[] = {1, 1, 1, 1, 1, 1, 1, 1};
+  int over = 0, flat_wrong = 0;
+  for (unsigned seed = 1; seed <= 50; seed++) {
+    sim s = {flat, 8, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    gpu_init(&g, &s);
+    launches = run(&g, &t, &chosen);
+    over += launches > 64;
+    flat_wrong += chosen != 0;
   }
-  CHECK(wrong == 0, "noise: %d of 200 runs chose a version > 2 %% off the best", wrong);
-  orion_tune_cfg no_guard;
-  orion_tune_cfg_default(&no_guard);
-  no_guard.max_samples = 1;
-  int wrong_unguarded = 0;
-  for (unsigned seed = 1; seed <= 200; seed++) {
-    sim s6 = {noisy, 5, 0, +1, NULL, 0.03, 0, NULL, 0, seed, ORION_TUNE_ADAPTIVE, &no_guard, 0};
-    run(&s6, &chosen);
-    wrong_unguarded += noisy[chosen] > 1.02 * 0.78;
+  CHECK(over == 0 && flat_wrong <= 3, "flat: %d over budget, %d switched", over, flat_wrong);
+
+  /* A cached choice starts settled and is re-checked the same way. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t),
+        "cached: settled, not confirmed");
+  sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sc);
+  g.cold[1] = g.orig_cold = 0;
+  at = rechecks(&g, &t, 10, 64);
+  CHECK(at == 3 && orion_tuner_next(&t) == 0, "cached but slower: reverted at %d", at);
+  /* A re-check pair with launches of different grids gives no verdict. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  for (int r = 0; r < 5; r++) {
+    CHECK(orion_tuner_recheck(&t), "re-check %d starts", r);
+    orion_tuner_feed(&t, 1, 2.0, 1, 1);
+    orion_tuner_feed(&t, 0, 1.0, 1, 2);
   }
-  CHECK(wrong_unguarded > 0, "noise: the case is hard enough that one sample errs");
-  printf("noise +-3%%: %d of 200 runs wrong without the guard\n", wrong_unguarded);
-  CHECK(worst_launches <= 12, "noise: worst case %d launches", worst_launches);
-  printf("noise +-3%%: mean %.2f launches, worst %d\n", total / 200, worst_launches);
-
-  /* Noise guard: a candidate 2.2 % slower than the original sits within the
-   * noise of the stop threshold, so it is measured again before the walk
-   * decides; without the guard one sample would decide. */
-  static const double edge[] = {1.00, 1.022, 0.90};
-  sim s7 = {edge, 3, 0, +1, NULL, 0.01, 0, NULL, 0, 7, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s7, &chosen);
-  CHECK(launches >= 4, "edge: guard resampled (%d launches)", launches);
-
-  /* Warm-up penalty: every binary's first launch costs 6 % extra.  The
-   * original's two launches measure it; candidate 1's cold sample (1.03)
-   * is beyond the stop by less than the penalty explains, so it runs again
-   * warm (0.97) and the walk goes on to the true minimum instead of
-   * stopping at the inflated first sample: orig x2, 1 x2, 2 (stop). */
-  static const double warm[] = {1.00, 0.97, 1.10};
-  sim s8 = {warm, 3, 0, +1, NULL, 0, 60.0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&s8, &chosen);
-  CHECK(chosen == 1, "warm-up chose %d", chosen);
-  CHECK(launches == 5, "warm-up took %d launches", launches);
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && t.rechecks == 0,
+        "incomparable re-checks: no verdict");
+  CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL) == 0 &&
+            !orion_tuner_recheck(&t),
+        "no re-check while tuning");
 
   /* Exhaustive: one warm-up plus three samples per binary; padding versions
-   * share the original's warm-up. */
+   * share the original's warm-up; the fastest median. */
   static const double ex[] = {1.2, 1.1, 1.0, 0.95, 1.3};
   static const int padex[] = {1, 1, 0, 0, 0};
-  sim s9 = {ex, 5, 2, +1, padex, 0, 0, NULL, 0, 0, ORION_TUNE_EXHAUSTIVE, NULL, 0};
-  launches = run(&s9, &chosen);
-  CHECK(chosen == 3, "exhaustive chose %d", chosen);
-  CHECK(launches == 5 * 3 + 3, "exhaustive took %d launches", launches);
+  sim s9 = {ex, 5, 2, +1, padex, 0, 0.3, NULL, NULL, 0, ORION_TUNE_EXHAUSTIVE};
+  gpu_init(&g, &s9);
+  launches = run(&g, &t, &chosen);
+  CHECK(chosen == 3 && launches == 5 * 3 + 3, "exhaustive chose %d in %d", chosen, launches);
+  CHECK(!orion_tuner_recheck(&t), "exhaustive: no re-checks");
 
-  /* Exhaustive under work that grows 1 % per launch while the blocks stay
-   * the same (bfs's frontier): round robin spreads the drift over every
-   * candidate, so the truly 3 % faster candidate 1 wins; sampling one
-   * candidate after the other would blame the drift on candidate 1. */
-  static const double dr[] = {1.00, 0.97};
-  sim s10 = {dr, 2, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_EXHAUSTIVE, NULL, 0.01};
-  launches = run(&s10, &chosen);
-  CHECK(chosen == 1, "exhaustive with drift chose %d", chosen);
-
-  /* Probes (euler_flux on the H200): p20 (padding) 1.2x, the original,
-   * r40 2.25x, predicted increasing.  The probe of r40 (a quarter of a full
-   * chunk) is > 50 % slower: a stop without a full chunk; the reversal's
-   * p20 probe is within 50 %, so p20 also runs a full chunk (1.2x: stop).
-   * The choice is the original either way; probing costs less than half. */
-  static const double eu[] = {1.20, 1.00, 2.25};
-  static const int eush[] = {1, 0, 0};
-  sim se = {eu, 3, 1, +1, eush, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  double cost_probe, cost_full;
-  launches = run_probed(&se, 250, 0, &chosen, &cost_probe);
-  CHECK(chosen == 1 && launches == 4, "euler probed chose %d in %d", chosen, launches);
-  launches = run_probed(&se, 0, 0, &chosen, &cost_full);
-  CHECK(chosen == 1 && launches == 3, "euler unprobed chose %d in %d", chosen, launches);
-  CHECK(cost_probe < 0.5 * cost_full, "probing cost %g vs %g", cost_probe, cost_full);
-  printf("euler-like curve: tuning cost %.0f with probes, %.0f without\n", cost_probe, cost_full);
-
-  /* A faster candidate passes its probe and is then measured in full
-   * (particles after pruning: p28 1.34x, orig, r40 0.94x). */
-  static const double pa[] = {1.34, 1.00, 0.94};
-  static const int pash[] = {1, 0, 0};
-  sim sp = {pa, 3, 1, +1, pash, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run_probed(&sp, 250, 0, &chosen, &cost_probe);
-  CHECK(chosen == 2 && launches == 4, "particles probed chose %d in %d", chosen, launches);
-
-  /* The probe is a binary's first launch: its warm-up penalty (150, i.e.
-   * +60 % on a 250 probe) would reject a 2 % faster clone; the correction
-   * measured on the original's two launches keeps it. */
-  static const double wp[] = {1.00, 0.98};
-  sim sw = {wp, 2, 0, +1, NULL, 0, 150.0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run_probed(&sw, 250, 0, &chosen, &cost_probe);
-  CHECK(chosen == 1, "cold probe chose %d", chosen);
-
-  /* A fixed cost per chunk (100: +40 % on a probe of 250, +10 % on a full
-   * chunk; particles' long tails) leaves an equally fast padding version
-   * (no warm-up correction: it runs the original's binary) within the 50 %
-   * band: measured in full, then chosen as the one with fewer warps. */
-  static const double eq[] = {1.00, 1.00};
-  static const int eqsh[] = {1, 0};
-  sim sq = {eq, 2, 1, -1, eqsh, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run_probed(&sq, 250, 100, &chosen, &cost_probe);
-  CHECK(chosen == 0, "overhead: probe kept the equal pad (chose %d)", chosen);
-
-  /* A probe as large as the original's chunks is a sample (nlm_denoise on
-   * the H200: orig, r80 1.22x, r48, r32, predicted increasing, the probe
-   * chunk of r80 cut to the same 1156 blocks as the original's): the walk
-   * stops on it, no full chunk of r80, two launches in all. */
-  static const double nl[] = {1.00, 1.22, 1.30, 1.60};
-  sim sn = {nl, 4, 0, +1, NULL, 0, 0, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  double cost_same;
-  launches = run_probed(&sn, 1000, 0, &chosen, &cost_same);
-  CHECK(chosen == 0 && launches == 2, "nlm same-size probe chose %d in %d", chosen, launches);
-  launches = run_probed(&sn, 250, 0, &chosen, &cost_probe);
-  CHECK(chosen == 0 && launches == 3, "nlm small probe chose %d in %d", chosen, launches);
-  CHECK(cost_same < cost_probe, "same-size probe cost %g vs %g", cost_same, cost_probe);
-  /* ... and a faster candidate's same-size probe moves the walk on at once
-   * (Fig. 1's curve: orig x2, 16, 24, 40: as without probes). */
-  launches = run_probed(&s1, 1000, 0, &chosen, &cost_same);
-  CHECK(chosen == 2 && launches == 5, "fig1 same-size probes chose %d in %d", chosen, launches);
-  /* A probe just below probe_full of the best's chunk is not a sample. */
-  orion_tuner tp;
-  orion_tuner_init(&tp, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
-  orion_tuner_feed(&tp, 0, 1000.0, 1000);
-  orion_tuner_feed(&tp, 0, 1000.0, 1000);
-  orion_tuner_feed_probe(&tp, 1, 890 * 1.1, 890);
-  CHECK(tp.c[1].n == 0 && !orion_tuner_settled(&tp) && orion_tuner_next(&tp) == 1,
-        "a probe of 89 %% is a warm-up, not a sample");
-  orion_tuner_init(&tp, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
-  orion_tuner_feed(&tp, 0, 1000.0, 1000);
-  orion_tuner_feed(&tp, 0, 1000.0, 1000);
-  orion_tuner_feed_probe(&tp, 1, 900 * 1.1, 900);
-  CHECK(tp.c[1].n == 1 && orion_tuner_settled(&tp) && orion_tuner_next(&tp) == 0,
-        "a probe of 90 %% 10 %% slower is a stop");
-
-  /* A one-time set-up paid by the program's first launch only (a profiler
-   * under CUPTI on the H200: the first chunk of nlm_denoise took 1.95 ms
-   * against 0.49 ms; clones' first chunks were not slowed).  The penalty
-   * measured on the original must not make a 1.22x slower clone look
-   * faster (it did when it was subtracted: r80 chosen).  The clone's cold
-   * sample could be explained by the penalty, so it runs once more, warm,
-   * and the walk stops on it: the original, four launches. */
-  orion_tuner tc;
-  orion_tuner_init(&tc, ORION_TUNE_ADAPTIVE, 4, 0, +1, NULL, NULL);
-  orion_tuner_feed(&tc, 0, 1.95, 1156);
-  CHECK(orion_tuner_next(&tc) == 1 && orion_tuner_wants_probe(&tc), "one-time: walk at r80");
-  orion_tuner_feed_probe(&tc, 1, 0.6047, 1156);
-  CHECK(!orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 0,
-        "one-time: r80 looks faster than the cold original: the original again");
-  orion_tuner_feed(&tc, 0, 0.4968, 1156);
-  CHECK(!orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 1 && tc.c[1].cold,
-        "one-time: cold r80 sample measured again");
-  orion_tuner_feed(&tc, 1, 0.6031, 1156);
-  CHECK(orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 0 && tc.launches == 4 &&
-            tc.c[1].n == 1 && !tc.c[1].cold && tc.c[0].n == 1,
-        "one-time: settled on %d after %d launches (r80 %d samples)", orion_tuner_next(&tc),
-        tc.launches, tc.c[1].n);
-  /* ... and with a small probe, the cold original keeps it from being a
-   * stop; the full chunk that follows is warm. */
-  orion_tuner_init(&tc, ORION_TUNE_ADAPTIVE, 4, 0, +1, NULL, NULL);
-  orion_tuner_feed(&tc, 0, 1.95, 1156);
-  orion_tuner_feed_probe(&tc, 1, 0.40, 408);
-  CHECK(!orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 1 && tc.c[1].n == 0 &&
-            !tc.c[1].cold,
-        "one-time: small probe only warmed r80");
-  orion_tuner_feed(&tc, 1, 0.6031, 1156);
-  CHECK(!orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 0, "one-time: original again");
-  orion_tuner_feed(&tc, 0, 0.4968, 1156);
-  CHECK(orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 0 && tc.launches == 4,
-        "one-time: small probe, orig in %d", tc.launches);
-  /* A clone's cold sample faster than a warm best is taken as it is (the
-   * penalty can only have slowed it). */
-  orion_tuner_init(&tc, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
-  orion_tuner_feed(&tc, 0, 1.95, 1000);
-  orion_tuner_feed(&tc, 1, 0.90, 1000);
-  orion_tuner_feed(&tc, 0, 1.00, 1000);
-  CHECK(orion_tuner_next(&tc) == 2 && tc.c[1].cold, "one-time: walk at 2");
-  orion_tuner_feed(&tc, 2, 0.80, 1000); /* cold, faster than cold 1: taken */
-  CHECK(orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 2 && tc.launches == 4,
-        "one-time: the faster clone chosen (%d in %d)", orion_tuner_next(&tc), tc.launches);
-
-  /* A candidate within the noise of the original's cold first sample: the
-   * original runs again first, not the candidate (streamcluster on the
-   * H200: orig 0.1374 ms cold, p48 0.1376, orig 0.1104 warm; p48 was
-   * launched twice before).  Three launches, the original chosen. */
-  static const int scsh[] = {1, 1, 1, 0};
-  orion_tuner_init(&tc, ORION_TUNE_ADAPTIVE, 4, 3, -1, scsh, NULL);
-  orion_tuner_feed(&tc, 3, 0.1374, 8192);
-  CHECK(orion_tuner_next(&tc) == 2, "streamcluster: walk at p48");
-  orion_tuner_feed(&tc, 2, 0.1376, 8192);
-  CHECK(orion_tuner_next(&tc) == 3 && !orion_tuner_settled(&tc),
-        "streamcluster: the cold original runs again (next %d)", orion_tuner_next(&tc));
-  orion_tuner_feed(&tc, 3, 0.1104, 8192);
-  CHECK(orion_tuner_settled(&tc) && orion_tuner_next(&tc) == 3 && tc.launches == 3,
-        "streamcluster: settled on %d after %d launches", orion_tuner_next(&tc), tc.launches);
-
-  /* Predicted stops (the round guard): recursive_gauss after pruning, p24
-   * (padding) and the original, predicted increasing.  Nothing above the
-   * original; the reversal reaches p24, which the caller skips: settled on
-   * the original after its two launches. */
-  orion_tuner t;
-  static const int rgsh[] = {1, 0};
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 1, +1, rgsh, NULL);
-  CHECK(!orion_tuner_skip(&t, 0), "no skip before the walk");
-  orion_tuner_feed(&t, 1, 1.0, 1);
-  orion_tuner_feed(&t, 1, 1.0, 1);
-  CHECK(orion_tuner_next(&t) == 0 && orion_tuner_wants_probe(&t), "walk reaches p24");
-  CHECK(!orion_tuner_skip(&t, 1), "only the walk's candidate can be skipped");
-  CHECK(orion_tuner_skip(&t, 0), "p24 skipped");
-  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && t.launches == 2,
-        "settled on the original after 2 launches");
-  /* A skip in the predicted direction ends that direction; the reversal
-   * goes on (mispredicted: 0.9x below the original). */
+  /* Predicted stops (the round guard): the walk's untried candidate is a
+   * loss without a launch; the reversal goes on. */
   static const int sk_sh[] = {1, 0, 0};
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 1, +1, sk_sh, NULL);
-  orion_tuner_feed(&t, 1, 1.0, 1);
-  orion_tuner_feed(&t, 1, 1.0, 1);
+  CHECK(!orion_tuner_skip(&t, 2), "no skip before the walk");
+  orion_tuner_feed(&t, 1, 1.0, 1, 0);
+  CHECK(orion_tuner_next(&t) == 1, "the original's real sample first");
+  orion_tuner_feed(&t, 1, 1.0, 1, 0);
+  CHECK(orion_tuner_next(&t) == 2 && !orion_tuner_skip(&t, 0), "only the walk's candidate");
   CHECK(orion_tuner_skip(&t, 2) && orion_tuner_next(&t) == 0, "skip up, reverse down");
-  orion_tuner_feed(&t, 0, 0.9, 1);
-  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "reversal chose 0");
-  /* Exhaustive mode measures everything: no skips, no probes. */
-  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 3, 1, +1, NULL, NULL);
-  CHECK(!orion_tuner_skip(&t, 0) && !orion_tuner_wants_probe(&t), "exhaustive");
-  /* A probe fed when none is wanted is ignored. */
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
-  orion_tuner_feed_probe(&t, 0, 1.0, 1);
-  CHECK(t.launches == 0 && orion_tuner_next(&t) == 0, "unwanted probe ignored");
+  CHECK(orion_tuner_skip(&t, 0) && orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 &&
+            t.launches == 2,
+        "both skipped: the original after 2 launches");
 
-  /* A version that fails to launch is dropped and never chosen. */
+  /* Idle padding (orion_tuner_same): all three pads of the original run as
+   * it does: settled on it with nothing timed; marking the walk's current
+   * candidate moves it on. */
+  static const int pad3[] = {1, 1, 1, 0};
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
+  CHECK(!orion_tuner_same(&t, 3), "the original is never marked");
+  CHECK(orion_tuner_same(&t, 0) && orion_tuner_same(&t, 1) && !orion_tuner_settled(&t),
+        "two of three marked, not settled");
+  CHECK(orion_tuner_same(&t, 2) && orion_tuner_settled(&t) && orion_tuner_next(&t) == 3 &&
+            t.launches == 0,
+        "all marked: settled on the original, nothing timed");
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
+  orion_tuner_feed(&t, 3, 1.0, 1, 0);
+  orion_tuner_feed(&t, 3, 1.0, 1, 0);
+  CHECK(orion_tuner_next(&t) == 2 && orion_tuner_same(&t, 2) && orion_tuner_next(&t) == 1,
+        "current marked: walk on to %d", orion_tuner_next(&t));
+  orion_tuner_feed(&t, 1, 1.0, 1, 0);
+  CHECK(!orion_tuner_same(&t, 1), "launched: refused");
+  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 4, 3, -1, pad3, NULL);
+  CHECK(!orion_tuner_same(&t, 0), "exhaustive: every candidate runs");
+
+  /* A version that fails to launch is dropped and never chosen; a settled
+   * choice that fails becomes the original; the original stays. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
-  orion_tuner_feed(&t, 0, 1.0, 1);
-  orion_tuner_feed(&t, 0, 1.0, 1);
+  orion_tuner_feed(&t, 0, 1.0, 1, 0);
+  orion_tuner_feed(&t, 0, 1.0, 1, 0);
   CHECK(orion_tuner_next(&t) == 1, "walk at 1");
   orion_tuner_drop(&t, 1);
-  CHECK(orion_tuner_next(&t) == 2, "skips dropped 1");
-  orion_tuner_feed(&t, 2, 2.0, 1);
-  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "settles on original");
-  orion_tuner_drop(&t, 0); /* the original cannot be dropped */
-  CHECK(orion_tuner_next(&t) == 0, "original stays");
-  /* Exhaustive: a version that fails on its first (warm-up) launch is
-   * never named again; the others are still measured in full.  (The
-   * runtime's padded launches of the original fail so when the program
-   * lowers the original's dynamic shared memory limit again.) */
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0,
+        "1 dropped: the walk up ended without a win, nothing below: orig");
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  orion_tuner_drop(&t, 1);
+  orion_tuner_drop(&t, 0);
+  CHECK(orion_tuner_next(&t) == 0, "settled drop: the original, which stays");
   orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 3, 1, +1, NULL, NULL);
   int named[3] = {0, 0, 0}, guard = 0;
   while (!orion_tuner_settled(&t) && guard++ < 100) {
@@ -411,68 +369,24 @@ int main(void) {
     if (i == 0)
       orion_tuner_drop(&t, 0);
     else
-      orion_tuner_feed(&t, i, i == 2 ? 0.5 : 1.0, 1);
+      orion_tuner_feed(&t, i, i == 2 ? 0.5 : 1.0, 1, 0);
   }
-  CHECK(orion_tuner_settled(&t) && named[0] == 1 && orion_tuner_next(&t) == 2,
+  CHECK(orion_tuner_settled(&t) && named[0] == 1 && orion_tuner_next(&t) == 2 &&
+            named[1] == named[2],
         "exhaustive drop: named %d/%d/%d times, chose %d", named[0], named[1], named[2],
-        orion_tuner_next(&t));
-  CHECK(named[1] == named[2] && named[1] >= 2, "exhaustive drop: others measured (%d, %d)",
-        named[1], named[2]);
-  /* A settled choice that fails later becomes the original. */
-  orion_tuner_drop(&t, 2);
-  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1, "settled drop chose %d",
         orion_tuner_next(&t));
 
   /* Bad arguments settle at once; junk samples are ignored. */
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 0, 0, 1, NULL, NULL) == -1 &&
             orion_tuner_settled(&t) && orion_tuner_next(&t) == 0,
         "n=0");
-  CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 5, 1, NULL, NULL) == -1, "orig out of range");
+  CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 5, 1, NULL, NULL) == -1, "orig range");
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 1, 1, NULL, NULL);
-  orion_tuner_feed(&t, 1, NAN, 1);
-  orion_tuner_feed(&t, 1, 1.0, 0);
-  orion_tuner_feed(&t, 7, 1.0, 1);
+  orion_tuner_feed(&t, 1, NAN, 1, 0);
+  orion_tuner_feed(&t, 1, 1.0, 0, 0);
+  orion_tuner_feed(&t, 7, 1.0, 1, 0);
   CHECK(t.launches == 0 && !orion_tuner_settled(&t), "junk ignored");
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 1, 0, 1, NULL, NULL);
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "single candidate");
-
-  /* backprop's layer_forward, H200 figures: orig 2.5, p48 3.4 per unit.
-   * The host's submission of the program's first launch (in the events)
-   * made the original's first sample 1.7x its warm time (here 1.5x): it
-   * looked slower than p48 and ran again, warm: three launches. */
-  static const double lf[] = {1.45, 1.40, 1.36, 1.00};
-  sim g2c = {lf, 4, 3, -1, pad3, 0, 500, NULL, 0, 0, ORION_TUNE_ADAPTIVE, NULL, 0};
-  launches = run(&g2c, &chosen);
-  CHECK(chosen == 3 && launches == 3, "layer_forward chose %d in %d", chosen, launches);
-
-  /* Idle padding (orion_tuner_same).  srad's roi_stats launches one block:
-   * no padding version's limit binds, all three run as the original, and
-   * the tuner settles on it with nothing timed. */
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
-  CHECK(!orion_tuner_same(&t, 3), "the original is never marked");
-  CHECK(orion_tuner_same(&t, 0) && orion_tuner_same(&t, 1) && !orion_tuner_settled(&t),
-        "two of three marked, not settled");
-  CHECK(orion_tuner_same(&t, 2) && orion_tuner_settled(&t) && orion_tuner_next(&t) == 3 &&
-            t.launches == 0,
-        "all marked: settled on the original, nothing timed");
-  CHECK(!orion_tuner_same(&t, 1), "settled: nothing marked");
-  /* Only p48 idle (a grid that fills two of its three blocks per SM): the
-   * walk goes from the original straight to p32; marking the walk's
-   * current candidate moves it on; a measured candidate is refused. */
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
-  CHECK(orion_tuner_same(&t, 2), "p48 marked");
-  orion_tuner_feed(&t, 3, 1.0, 1);
-  CHECK(orion_tuner_next(&t) == 1, "walk skips p48: next %d", orion_tuner_next(&t));
-  orion_tuner_feed(&t, 1, 1.001, 1);
-  CHECK(!orion_tuner_same(&t, 1), "measured: refused");
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 4, 3, -1, pad3, NULL);
-  orion_tuner_feed(&t, 3, 1.0, 1);
-  CHECK(orion_tuner_same(&t, 2) && orion_tuner_next(&t) == 1, "current marked: walk on to %d",
-        orion_tuner_next(&t));
-  CHECK(orion_tuner_same(&t, 1) && orion_tuner_same(&t, 0) && orion_tuner_settled(&t) &&
-            orion_tuner_next(&t) == 3 && t.launches == 1,
-        "marked to the end: the original");
-  orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 4, 3, -1, pad3, NULL);
-  CHECK(!orion_tuner_same(&t, 0), "exhaustive: every candidate runs");
   return CHECK_DONE();
 }
