@@ -13,12 +13,12 @@
 #include "tune.h"
 
 typedef struct sim {
-  const double *curve;   /* true time per unit of work, per candidate */
+  const double *curve; /* true time per unit of work, per candidate */
   int n, orig, dir;
-  const int *shares;     /* candidates running the original's binary */
-  double noise;          /* uniform relative noise, +-noise */
-  double penalty;        /* relative extra time of a binary's first launch */
-  double (*drift)(int);  /* work of launch i relative to the first, NULL = 1 */
+  const int *shares;              /* candidates running the original's binary */
+  double noise;                   /* uniform relative noise, +-noise */
+  double penalty;                 /* relative extra time of a binary's first launch */
+  double (*drift)(int);           /* work of launch i relative to the first, NULL = 1 */
   unsigned long long (*key)(int); /* the comparability key of launch i, NULL = 0 */
   unsigned seed;
   orion_tune_mode mode;
@@ -101,15 +101,17 @@ static unsigned long long lu_key(int i) { return 1000u - (unsigned)i; } /* grid 
 /* Work that follows a frontier: up and down over the launches (BFS). */
 static double bfs_work(int i) { return 0.05 + sin(3.14159 * (i % 40) / 40.0); }
 
-int main(void) {
+/* A clone truly 5 % faster; the same clone 10 % slower. */
+static const double win5[] = {1.00, 0.95};
+static const double worse[] = {1.00, 1.10};
+
+static void test_win(void) {
   orion_tuner t;
   gpu g;
-  int chosen, launches;
-
+  int chosen, launches, at;
   /* A true 5 % win with 1 % noise (the decreasing side has nothing): the
    * clone wins after its six pairs, in every seed, and keeps the choice
    * through 40 re-checks, confirmed after three. */
-  static const double win5[] = {1.00, 0.95};
   int wins = 0, kept = 0, worst = 0;
   for (unsigned seed = 1; seed <= 50; seed++) {
     sim s = {win5, 2, 0, +1, NULL, 0.01, 0.05, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
@@ -156,17 +158,21 @@ int main(void) {
   /* The re-check that reverts: the same win, then the clone becomes 10 %
    * slower (the program's work changed); reverted within the window's
    * three pairs, for good. */
-  static const double worse[] = {1.00, 1.10};
   sim sr = {win5, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE};
   gpu_init(&g, &sr);
   run(&g, &t, &chosen);
   CHECK(chosen == 1 && rechecks(&g, &t, 5, 64) == 0, "settled on the win first");
   g.curve = worse;
-  int at = rechecks(&g, &t, 10, 64);
+  at = rechecks(&g, &t, 10, 64);
   CHECK(at >= 1 && at <= 4 && orion_tuner_next(&t) == 0 && t.reverted,
         "reverted at re-check %d, now %d", at, orion_tuner_next(&t));
   CHECK(!orion_tuner_recheck(&t) && orion_tuner_confirmed(&t), "reverted: no more re-checks");
+}
 
+static void test_noise(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen, launches;
   /* The noisy CFD flux kernel: r64 5 % slower, +-12 % noise (single
    * samples claimed 1.02-1.135).  No switch in 200 seeds; and a candidate
    * exactly as fast as the original under the same noise wins in at most
@@ -190,7 +196,12 @@ int main(void) {
   CHECK(most <= 34, "noisy: %d launches at most", most);
   printf("noisy CFD (+-12 %%): slower r64 chosen 0/200; an equal one %d/200; <= %d launches\n",
          tie_switched, most);
+}
 
+static void test_drift(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen, launches;
   /* LU: the grid shrinks every launch, so no two launches are comparable:
    * nothing can be decided, the original stays, after few launches.  p48
    * (padding, candidate 0) is really 12 % slower; the shrinking work alone
@@ -232,7 +243,12 @@ int main(void) {
   CHECK(bfs_wrong == 0, "BFS: the 26 %% slower p48 chosen in %d of 100", bfs_wrong);
   CHECK(bfs_tie_wrong <= 5, "BFS: an equal p48 chosen in %d of 100", bfs_tie_wrong);
   printf("BFS frontier: slower p48 chosen 0/100, an equal one %d/100\n", bfs_tie_wrong);
+}
 
+static void test_walk(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen, launches;
   /* The walk: orig, then up while candidates win, the best winner chosen
    * (Fig. 1's curve without noise: 16 and 24 win, 40 loses). */
   static const double fig1[] = {1.00, 0.80, 0.70, 0.90, 1.50};
@@ -254,8 +270,7 @@ int main(void) {
   sim s3 = {steep, 2, 0, +1, NULL, 0.0, 0, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
   gpu_init(&g, &s3);
   launches = run(&g, &t, &chosen);
-  CHECK(chosen == 0 && launches == 6, "steep: chose %d in %d (o o c o c o)", chosen,
-        launches);
+  CHECK(chosen == 0 && launches == 6, "steep: chose %d in %d (o o c o c o)", chosen, launches);
 
   /* Warm-up: first launches are no samples; a 50 % warm-up penalty on
    * every binary does not decide anything (the win is still found). */
@@ -277,7 +292,12 @@ int main(void) {
     flat_wrong += chosen != 0;
   }
   CHECK(over == 0 && flat_wrong <= 3, "flat: %d over budget, %d switched", over, flat_wrong);
+}
 
+static void test_recheck_cached(void) {
+  orion_tuner t;
+  gpu g;
+  int at;
   /* A cached choice starts settled and is re-checked the same way. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
@@ -301,7 +321,12 @@ int main(void) {
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL) == 0 &&
             !orion_tuner_recheck(&t),
         "no re-check while tuning");
+}
 
+static void test_exhaustive(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen, launches;
   /* Exhaustive: one warm-up plus three samples per binary; padding versions
    * share the original's warm-up; the fastest median. */
   static const double ex[] = {1.2, 1.1, 1.0, 0.95, 1.3};
@@ -311,7 +336,10 @@ int main(void) {
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 3 && launches == 5 * 3 + 3, "exhaustive chose %d in %d", chosen, launches);
   CHECK(!orion_tuner_recheck(&t), "exhaustive: no re-checks");
+}
 
+static void test_marks(void) {
+  orion_tuner t;
   /* Predicted stops (the round guard): the walk's untried candidate is a
    * loss without a launch; the reversal goes on. */
   static const int sk_sh[] = {1, 0, 0};
@@ -346,7 +374,10 @@ int main(void) {
   CHECK(!orion_tuner_same(&t, 1), "launched: refused");
   orion_tuner_init(&t, ORION_TUNE_EXHAUSTIVE, 4, 3, -1, pad3, NULL);
   CHECK(!orion_tuner_same(&t, 0), "exhaustive: every candidate runs");
+}
 
+static void test_drop(void) {
+  orion_tuner t;
   /* A version that fails to launch is dropped and never chosen; a settled
    * choice that fails becomes the original; the original stays. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
@@ -375,7 +406,10 @@ int main(void) {
             named[1] == named[2],
         "exhaustive drop: named %d/%d/%d times, chose %d", named[0], named[1], named[2],
         orion_tuner_next(&t));
+}
 
+static void test_bad(void) {
+  orion_tuner t;
   /* Bad arguments settle at once; junk samples are ignored. */
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 0, 0, 1, NULL, NULL) == -1 &&
             orion_tuner_settled(&t) && orion_tuner_next(&t) == 0,
@@ -388,5 +422,17 @@ int main(void) {
   CHECK(t.launches == 0 && !orion_tuner_settled(&t), "junk ignored");
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 1, 0, 1, NULL, NULL);
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "single candidate");
+}
+
+int main(void) {
+  test_win();
+  test_noise();
+  test_drift();
+  test_walk();
+  test_recheck_cached();
+  test_exhaustive();
+  test_marks();
+  test_drop();
+  test_bad();
   return CHECK_DONE();
 }
