@@ -36,6 +36,7 @@
  * At exit: the report (ORION_REPORT) and the cache (ORION_CACHE), exit.c;
  * the environment: env.c; shared state and locking: state.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -199,7 +200,18 @@ static void publish(rt_config *c) {
               "orion: debug: tune %s: re-check %d: the choice no longer wins, back to %s "
               "(launch %ld)\n",
               c->k->name, c->tuner.rechecks, c->c[f].tag, atomic_load(&c->launches));
+  } else if (orion_rt.debug && c->tuner.rechecks > c->rechecks_seen) {
+    double sp = 0, half = 0;
+    int pairs = 0;
+    orion_tuner_estimate(&c->tuner, f, &sp, &half, &pairs);
+    fprintf(stderr,
+            "orion: debug: tune %s: re-check %d keeps %s: pair ratio %.4f, in all %.4f +-%.4f "
+            "over %d pairs (launch %ld)\n",
+            c->k->name, c->tuner.rechecks, c->c[f].tag,
+            exp(-c->tuner.window[(c->tuner.rechecks - 1) % ORION_TUNE_WINDOW]), sp, half, pairs,
+            atomic_load(&c->launches));
   }
+  c->rechecks_seen = c->tuner.rechecks;
   atomic_store(&c->final, f);
 }
 
