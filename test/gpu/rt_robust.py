@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rt_robust.py - GPU test of liborionrt's launch guarantees (issue 4): no
+"""rt_robust.py - GPU test of liborionrt's launch guarantees: no
 launch lost, duplicated or reordered, capture-safe, thread-safe, per-thread
 default streams, the shared runtime, a version that really fails to launch;
 and orion-cc -fgpu-rdc.  The programs are in test/gpu/rt_robust/.
