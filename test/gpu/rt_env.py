@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rt_env.py - GPU test: liborionrt under bad settings .
+"""rt_env.py - GPU test: liborionrt under bad settings.
 
 For programs built with orion-cc (benchmarks/programs; each prints
 `RESULT ... check=PASS ... checksum=<hex>`), every case below must give
