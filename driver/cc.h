@@ -50,7 +50,9 @@ typedef struct cc {
   strvec nv_codes;  /* -code values */
   strvec nv_gen;    /* architectures the -gencode clauses give code */
   strvec new_archs; /* well-formed architectures Orion's model lacks */
-  strvec nv_device; /* clang flags for a CUDA compile that nvcc's options map to */
+  strvec nv_cuda;   /* clang flags nvcc's options map to: any CUDA compile */
+  strvec nv_device; /* ... a compile with a device side (not --cuda-host-only) */
+  strvec nv_ptxas;  /* ... a compile that runs ptxas (-Xcuda-ptxas pairs) */
   strvec nv_codegen; /* nvcc's code-generation options given (by name) */
   int fast_math;    /* -use_fast_math */
   int prec_sqrt;    /* --prec-sqrt: -1 not given, 0 or 1 */

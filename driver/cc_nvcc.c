@@ -141,15 +141,17 @@ int nv_maxrregcount(cc *c, const cc_arg *a) {
     return CC_ERR;
   }
   char *opt = drv_xasprintf("--maxrregcount=%ld", n);
-  sv_push(&c->nv_device, "-Xcuda-ptxas");
-  sv_push(&c->nv_device, opt);
+  sv_push(&c->nv_ptxas, "-Xcuda-ptxas");
+  sv_push(&c->nv_ptxas, opt);
   sv_push(&c->ptxas_user, opt);
   free(opt);
   return CC_DROP;
 }
 
-/* Flags for compiling CUDA wait in nv_device for a compile of .cu inputs
- * (a link of objects would call them unused). */
+/* What nvcc's options map to waits for the compile it belongs to (clang
+ * calls it unused elsewhere, an error under -Werror): nv_cuda for any
+ * compile of .cu inputs, nv_device for one with a device side, nv_ptxas
+ * for one that runs ptxas. */
 static void device_flag(cc *c, const char *flag) {
   sv_push(&c->nv_device, "-Xarch_device");
   sv_push(&c->nv_device, flag);
@@ -243,7 +245,7 @@ int nv_xcompiler(cc *c, const cc_arg *a) {
 }
 
 int nv_xptxas(cc *c, const cc_arg *a) {
-  push_items(&c->nv_device, "-Xcuda-ptxas", a->val, &c->ptxas_user);
+  push_items(&c->nv_ptxas, "-Xcuda-ptxas", a->val, &c->ptxas_user);
   return CC_DROP;
 }
 
@@ -254,8 +256,8 @@ int nv_xlinker(cc *c, const cc_arg *a) {
 
 int nv_res_usage(cc *c, const cc_arg *a) {
   (void)a;
-  sv_push(&c->nv_device, "-Xcuda-ptxas");
-  sv_push(&c->nv_device, "-v");
+  sv_push(&c->nv_ptxas, "-Xcuda-ptxas");
+  sv_push(&c->nv_ptxas, "-v");
   sv_push(&c->ptxas_user, "-v");
   return CC_DROP;
 }
@@ -308,8 +310,8 @@ int nv_default_stream(cc *c, const cc_arg *a) {
     return CC_ERR;
   }
   /* clang's driver passes -fgpu-default-stream on for HIP only */
-  sv_push(&c->nv_device, "-Xclang");
-  sv_pushf(&c->nv_device, "-fgpu-default-stream=%s", v);
+  sv_push(&c->nv_cuda, "-Xclang");
+  sv_pushf(&c->nv_cuda, "-fgpu-default-stream=%s", v);
   return CC_DROP;
 }
 

@@ -249,7 +249,11 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
   }
   if (!c->user_arch)
     sv_push(argv, "--cuda-gpu-arch=" DEFAULT_ARCH);
-  sv_extend(argv, &c->nv_device);
+  sv_extend(argv, &c->nv_cuda);
+  if (!c->host_only)
+    sv_extend(argv, &c->nv_device);
+  if (runs_ptxas(c))
+    sv_extend(argv, &c->nv_ptxas);
 }
 
 static int stage_clang(cc *c) {
@@ -335,7 +339,8 @@ static const stage stages[] = {
 static void for_each_vec(cc *c, void (*f)(strvec *)) {
   strvec *const vecs[] = {&c->user_args, &c->archs,    &c->inputs,    &c->cuda_inputs,
                           &c->ptx_inputs, &c->ptxas_user, &c->nv_archs, &c->nv_codes,
-                          &c->nv_gen,    &c->new_archs, &c->nv_device, &c->nv_codegen};
+                          &c->nv_gen,    &c->new_archs, &c->nv_device, &c->nv_codegen,
+                          &c->nv_cuda,   &c->nv_ptxas};
   for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
     f(vecs[i]);
 }
