@@ -13,6 +13,8 @@
 #include "orion_build_config.h"
 #include "proc.h"
 #include "ptx.h"
+#include "ptxas_run.h"
+#include "ptxas_spill.h"
 
 /* ptxas options that take a separate value (long and short spellings), from
  * `ptxas --help` (CUDA 13.0).  "-O" is not here: it only takes -O<N>. */
@@ -211,46 +213,12 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
 
 /* ---- running ---- */
 
-void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
-                     const char *input, const char *output) {
-  sv_init(v);
-  sv_push(v, real);
-  sv_extend(v, &c->rest);
-  sv_push(v, "-v");
-  if (!c->user_split && c->jobs != 1) {
-    sv_push(v, "--split-compile");
-    sv_pushf(v, "%d", c->jobs);
-  }
-  if (extra)
-    sv_extend(v, extra);
-  sv_push(v, "--output-file");
-  sv_push(v, output);
-  sv_push(v, input);
-}
-
-static void echo_command(const optx_cmd *c, char *const argv[]) {
-  if (!c->echo)
-    return;
-  strbuf b;
-  sb_init(&b);
-  drv_format_command(&b, argv, NULL);
-  fflush(stdout);
-  fwrite(b.p, 1, b.len, stderr);
-  fflush(stderr);
-  sb_free(&b);
-}
-
-int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r) {
-  echo_command(c, argv->v);
-  return drv_run(argv->v, NULL, 1, r);
-}
-
 static int run_plain(const optx_cmd *c, const char *real) {
   strvec v;
   sv_init(&v);
   sv_push(&v, real);
   sv_extend(&v, &c->args);
-  echo_command(c, v.v);
+  optx_echo_command(c, v.v);
   int st;
   if (c->exec_passthrough) {
     drv_exec(v.v, NULL);
@@ -326,20 +294,6 @@ static void build_entries(const ptx_module *m, const ptxas_info *info, optx_resu
     }
     e->duplicate_of = target;
   }
-}
-
-void optx_result_free(optx_result *res) {
-  if (!res)
-    return;
-  for (size_t i = 0; i < res->n; i++) {
-    free(res->e[i].name);
-    free(res->e[i].kernel);
-    free(res->e[i].tag);
-    free(res->e[i].spill_reason);
-    free(res->e[i].sass_note);
-  }
-  free(res->e);
-  memset(res, 0, sizeof *res);
 }
 
 void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
@@ -431,35 +385,6 @@ static void emit_output(const drv_proc_result *r, int verbose) {
     sb_free(&f);
   }
   fflush(stderr);
-}
-
-char *optx_write_temp_ptx(const strbuf *text) {
-  const char *t = getenv("TMPDIR");
-  char *path = drv_xasprintf("%s/orion-ptxas-XXXXXX.ptx", t && *t ? t : "/tmp");
-  int fd = mkstemps(path, 4);
-  if (fd < 0) {
-    free(path);
-    return NULL;
-  }
-  size_t off = 0;
-  while (off < text->len) {
-    ssize_t w = write(fd, text->p + off, text->len - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) {
-      close(fd);
-      unlink(path);
-      free(path);
-      return NULL;
-    }
-    off += (size_t)w;
-  }
-  if (close(fd) != 0) {
-    unlink(path);
-    free(path);
-    return NULL;
-  }
-  return path;
 }
 
 int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {

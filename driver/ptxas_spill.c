@@ -52,7 +52,7 @@
 #include "orion/record.h"
 #include "orion/sassrw.h"
 #include "orion/rt.h"
-#include "ptxas_driver.h"
+#include "ptxas_spill.h"
 
 /* sm_90: the 1 KB of reserved shared memory every block has, counted by
  * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */

@@ -1,0 +1,86 @@
+/* driver/ptxas_run.c - see ptxas_run.h. */
+#define _GNU_SOURCE 1
+#include "ptxas_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
+                     const char *input, const char *output) {
+  sv_init(v);
+  sv_push(v, real);
+  sv_extend(v, &c->rest);
+  sv_push(v, "-v");
+  if (!c->user_split && c->jobs != 1) {
+    sv_push(v, "--split-compile");
+    sv_pushf(v, "%d", c->jobs);
+  }
+  if (extra)
+    sv_extend(v, extra);
+  sv_push(v, "--output-file");
+  sv_push(v, output);
+  sv_push(v, input);
+}
+
+void optx_echo_command(const optx_cmd *c, char *const argv[]) {
+  if (!c->echo)
+    return;
+  strbuf b;
+  sb_init(&b);
+  drv_format_command(&b, argv, NULL);
+  fflush(stdout);
+  fwrite(b.p, 1, b.len, stderr);
+  fflush(stderr);
+  sb_free(&b);
+}
+
+int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r) {
+  optx_echo_command(c, argv->v);
+  return drv_run(argv->v, NULL, 1, r);
+}
+
+void optx_result_free(optx_result *res) {
+  if (!res)
+    return;
+  for (size_t i = 0; i < res->n; i++) {
+    free(res->e[i].name);
+    free(res->e[i].kernel);
+    free(res->e[i].tag);
+    free(res->e[i].spill_reason);
+    free(res->e[i].sass_note);
+  }
+  free(res->e);
+  memset(res, 0, sizeof *res);
+}
+
+char *optx_write_temp_ptx(const strbuf *text) {
+  const char *t = getenv("TMPDIR");
+  char *path = drv_xasprintf("%s/orion-ptxas-XXXXXX.ptx", t && *t ? t : "/tmp");
+  int fd = mkstemps(path, 4);
+  if (fd < 0) {
+    free(path);
+    return NULL;
+  }
+  size_t off = 0;
+  while (off < text->len) {
+    ssize_t w = write(fd, text->p + off, text->len - off);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      close(fd);
+      unlink(path);
+      free(path);
+      return NULL;
+    }
+    off += (size_t)w;
+  }
+  if (close(fd) != 0) {
+    unlink(path);
+    free(path);
+    return NULL;
+  }
+  return path;
+}

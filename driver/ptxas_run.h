@@ -1,0 +1,87 @@
+/* driver/ptxas_run.h - running the real ptxas for orion-ptxas: the command
+ * and result types shared by the driver (ptxas_driver.c) and the spill
+ * fallback (ptxas_spill.c), and the helpers both use to build a ptxas
+ * command line, run it and write temporary PTX.  Depends on neither. */
+#ifndef ORION_DRIVER_PTXAS_RUN_H
+#define ORION_DRIVER_PTXAS_RUN_H
+
+#include "proc.h"
+#include "ptx.h"
+#include "ptxas_info.h"
+#include "util.h"
+
+typedef enum optx_spill_policy {
+  OPTX_SPILL_AUTO,
+  OPTX_SPILL_PRAGMA,
+  OPTX_SPILL_OFF,
+  OPTX_SPILL_SASS,
+} optx_spill_policy;
+
+typedef struct optx_cmd {
+  strvec args;        /* ptxas arguments without Orion's options */
+  strvec rest;        /* args without the input, output options and -v */
+  char *input;        /* the single PTX input, or NULL */
+  int n_inputs;
+  char *output;       /* final output path ("elf.o" if none given) */
+  char *gpu;          /* --gpu-name value, or NULL */
+  int verbose;        /* -v / --verbose given */
+  int user_split;     /* --split-compile given */
+  int passthrough;    /* run ptxas unchanged (see 2.) */
+  int exec_passthrough; /* pass-through by execve (orion-ptxas) vs. wait */
+  char *report;       /* report path (template expanded), or NULL */
+  char *keep_ptx;     /* --orion-keep-ptx path, or NULL */
+  int merge;          /* 1 unless --orion-no-merge */
+  int jobs;           /* split-compile threads */
+  optx_spill_policy spill; /* --orion-spill */
+  int spill_given;    /* --orion-spill / ORION_PTXAS_SPILL was given */
+  int rdc;            /* -c / --compile-only (relocatable) */
+  int echo;           /* --orion-commands */
+} optx_cmd;
+
+typedef struct optx_entry {
+  char *name;
+  char *kernel;       /* name without the clone suffix */
+  char *tag;          /* "orig" for the kernel itself */
+  int is_clone;
+  int maxnreg;        /* .maxnreg in the PTX, 0 if none */
+  int threads;        /* .reqntid/.maxntid product, 0 if none */
+  int realised;       /* ptxas reported figures for it */
+  ptxas_figures fig;  /* fig.name not owned */
+  int duplicate_of;   /* index of the entry realised identically, or -1 */
+  int merged;         /* deleted from the final cubin */
+  /* The spill fallback (ptxas_spill.c); spill_path NULL: not considered
+   * (merged or not compiled). */
+  const char *spill_path; /* "sass", "smem-pragma" or "kept" */
+  int sass_block;     /* the SASS path: threads to size for (0: the kernel's own bounds) */
+  char *spill_reason;
+  char *sass_note;    /* why the SASS rewriter did not apply, or NULL */
+  int spill_block;    /* threads/block the shared spill area is sized for */
+  int spill_maxntid;  /* .maxntid added (0: the entry's own bounds) */
+  int has_before;     /* fig is the pragma build's; before the original's */
+  ptxas_figures before;
+} optx_entry;
+
+typedef struct optx_result {
+  optx_entry *e;
+  size_t n;
+  int reassembled;
+  int ran_orion;      /* 0: plain pass-through happened */
+} optx_result;
+
+/* Free what res owns; requires res from optx_run (or zeroed); res may be NULL. */
+void optx_result_free(optx_result *res);
+
+/* real ptxas + the user's options + -v [+ --split-compile] + extra +
+ * --output-file output + input.  Requires c parsed; v is initialised here. */
+void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
+                     const char *input, const char *output);
+/* Print argv to stderr when c asks for --orion-commands; requires argv NULL-terminated. */
+void optx_echo_command(const optx_cmd *c, char *const argv[]);
+/* Run argv capturing its output (echoing it first under --orion-commands);
+ * drv_run's result.  Requires argv NULL-terminated. */
+int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r);
+/* Write text to a private temporary .ptx file; its path (caller frees and
+ * unlinks), or NULL. */
+char *optx_write_temp_ptx(const strbuf *text);
+
+#endif /* ORION_DRIVER_PTXAS_RUN_H */
