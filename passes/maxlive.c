@@ -199,114 +199,128 @@ static int callee_maxlive(orion_maxlive_ctx *ctx, LLVMValueRef call) {
   return orion_maxlive(ctx, f);
 }
 
-static int compute(orion_maxlive_ctx *ctx, LLVMValueRef f) {
-  fn_state s;
-  memset(&s, 0, sizeof s);
-  int is_kernel = LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv;
+/* Track value v (an argument or instruction) when it needs registers. */
+static void track(orion_maxlive_ctx *ctx, fn_state *s, LLVMValueRef v) {
+  int w = orion_type_regs(ctx->td, LLVMTypeOf(v));
+  if (w > 0) {
+    s->width[s->nvals] = w;
+    pmap_put(&s->vid, v, s->nvals++);
+  }
+}
 
-  /* Number blocks and values. */
-  s.nblocks = (int)LLVMCountBasicBlocks(f);
-  s.blocks = xcalloc((size_t)s.nblocks, sizeof *s.blocks);
-  LLVMGetBasicBlocks(f, s.blocks);
-  pmap_init(&s.bid, (size_t)s.nblocks);
+/* Phase 1: number the blocks of f and its tracked values (step 1 above);
+ * allocates s's sets.  Requires s zeroed. */
+static void number(orion_maxlive_ctx *ctx, LLVMValueRef f, fn_state *s) {
+  s->nblocks = (int)LLVMCountBasicBlocks(f);
+  s->blocks = xcalloc((size_t)s->nblocks, sizeof *s->blocks);
+  LLVMGetBasicBlocks(f, s->blocks);
+  pmap_init(&s->bid, (size_t)s->nblocks);
   int ninst = 0;
-  for (int b = 0; b < s.nblocks; b++) {
-    pmap_put(&s.bid, s.blocks[b], b);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s.blocks[b]); in; in = LLVMGetNextInstruction(in))
+  for (int b = 0; b < s->nblocks; b++) {
+    pmap_put(&s->bid, s->blocks[b], b);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->blocks[b]); in; in = LLVMGetNextInstruction(in))
       ninst++;
   }
   int nparams = (int)LLVMCountParams(f);
-  pmap_init(&s.vid, (size_t)(ninst + nparams));
-  s.width = xcalloc((size_t)(ninst + nparams), sizeof *s.width);
-  if (!is_kernel)
-    for (int i = 0; i < nparams; i++) {
-      LLVMValueRef a = LLVMGetParam(f, (unsigned)i);
-      int w = orion_type_regs(ctx->td, LLVMTypeOf(a));
-      if (w > 0) {
-        s.width[s.nvals] = w;
-        pmap_put(&s.vid, a, s.nvals++);
-      }
-    }
-  for (int b = 0; b < s.nblocks; b++)
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s.blocks[b]); in; in = LLVMGetNextInstruction(in)) {
-      if (!is_tracked_inst(in))
-        continue;
-      int w = orion_type_regs(ctx->td, LLVMTypeOf(in));
-      if (w > 0) {
-        s.width[s.nvals] = w;
-        pmap_put(&s.vid, in, s.nvals++);
-      }
-    }
-  s.words = (s.nvals + WBITS - 1) / WBITS;
-  if (s.words == 0)
-    s.words = 1;
-  size_t cells = (size_t)s.nblocks * (size_t)s.words;
-  s.in = xcalloc(cells, sizeof(word));
-  s.out = xcalloc(cells, sizeof(word));
-  s.def = xcalloc(cells, sizeof(word));
-  s.ue = xcalloc(cells, sizeof(word));
+  pmap_init(&s->vid, (size_t)(ninst + nparams));
+  s->width = xcalloc((size_t)(ninst + nparams), sizeof *s->width);
+  if (LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv)
+    for (int i = 0; i < nparams; i++)
+      track(ctx, s, LLVMGetParam(f, (unsigned)i));
+  for (int b = 0; b < s->nblocks; b++)
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->blocks[b]); in; in = LLVMGetNextInstruction(in))
+      if (is_tracked_inst(in))
+        track(ctx, s, in);
+  s->words = (s->nvals + WBITS - 1) / WBITS;
+  if (s->words == 0)
+    s->words = 1;
+  size_t cells = (size_t)s->nblocks * (size_t)s->words;
+  s->in = xcalloc(cells, sizeof(word));
+  s->out = xcalloc(cells, sizeof(word));
+  s->def = xcalloc(cells, sizeof(word));
+  s->ue = xcalloc(cells, sizeof(word));
+}
 
-  /* Local defs and upward-exposed uses (phi uses belong to edges). */
-  for (int b = 0; b < s.nblocks; b++) {
-    word *def = row(s.def, s.words, b), *ue = row(s.ue, s.words, b);
-    for (LLVMValueRef in = LLVMGetFirstInstruction(s.blocks[b]); in; in = LLVMGetNextInstruction(in)) {
+static void fn_state_free(fn_state *s) {
+  free(s->in);
+  free(s->out);
+  free(s->def);
+  free(s->ue);
+  free(s->width);
+  free(s->blocks);
+  pmap_free(&s->vid);
+  pmap_free(&s->bid);
+}
+
+/* Local defs and upward-exposed uses of every block (phi uses belong to
+ * edges). */
+static void local_sets(fn_state *s) {
+  for (int b = 0; b < s->nblocks; b++) {
+    word *def = row(s->def, s->words, b), *ue = row(s->ue, s->words, b);
+    for (LLVMValueRef in = LLVMGetFirstInstruction(s->blocks[b]); in; in = LLVMGetNextInstruction(in)) {
       if (LLVMGetInstructionOpcode(in) != LLVMPHI) {
         int nops = LLVMGetNumOperands(in);
         for (int i = 0; i < nops; i++) {
-          int id = value_id(&s, LLVMGetOperand(in, i));
+          int id = value_id(s, LLVMGetOperand(in, i));
           if (id >= 0 && !bs_get(def, id))
             bs_set(ue, id);
         }
       }
-      int id = value_id(&s, in);
+      int id = value_id(s, in);
       if (id >= 0)
         bs_set(def, id);
     }
   }
+}
 
-  /* Fixed point; blocks visited last-to-first converge quickly. */
-  word *tmp = xcalloc((size_t)s.words, sizeof(word));
+/* out(b) from the current in-sets of b's successors, into tmp. */
+static void block_out(const fn_state *s, int b, word *tmp) {
+  memset(tmp, 0, (size_t)s->words * sizeof(word));
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(s->blocks[b]);
+  unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 0;
+  for (unsigned k = 0; k < nsucc; k++) {
+    LLVMBasicBlockRef sb = LLVMGetSuccessor(term, k);
+    int si = pmap_get(&s->bid, sb, -1);
+    if (si < 0)
+      continue;
+    const word *sin = row(s->in, s->words, si);
+    for (int w = 0; w < s->words; w++)
+      tmp[w] |= sin[w];
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(sb);
+         phi && LLVMGetInstructionOpcode(phi) == LLVMPHI; phi = LLVMGetNextInstruction(phi)) {
+      int pid = value_id(s, phi);
+      if (pid >= 0)
+        bs_clr(tmp, pid);
+    }
+  }
+  /* Phi uses on edges out of b, added after the phi defs were removed
+   * (a phi may use another phi of the same block). */
+  for (unsigned k = 0; k < nsucc; k++) {
+    LLVMBasicBlockRef sb = LLVMGetSuccessor(term, k);
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(sb);
+         phi && LLVMGetInstructionOpcode(phi) == LLVMPHI; phi = LLVMGetNextInstruction(phi)) {
+      unsigned n = LLVMCountIncoming(phi);
+      for (unsigned i = 0; i < n; i++)
+        if (LLVMGetIncomingBlock(phi, i) == s->blocks[b]) {
+          int id = value_id(s, LLVMGetIncomingValue(phi, i));
+          if (id >= 0)
+            bs_set(tmp, id);
+        }
+    }
+  }
+}
+
+/* Phase 2: liveness (step 2 above) to a fixed point; blocks visited
+ * last-to-first converge quickly.  tmp: scratch of s->words words. */
+static void liveness(fn_state *s, word *tmp) {
+  local_sets(s);
   for (int changed = 1; changed;) {
     changed = 0;
-    for (int b = s.nblocks - 1; b >= 0; b--) {
-      memset(tmp, 0, (size_t)s.words * sizeof(word));
-      LLVMValueRef term = LLVMGetBasicBlockTerminator(s.blocks[b]);
-      unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 0;
-      for (unsigned k = 0; k < nsucc; k++) {
-        LLVMBasicBlockRef sb = LLVMGetSuccessor(term, k);
-        int si = pmap_get(&s.bid, sb, -1);
-        if (si < 0)
-          continue;
-        const word *sin = row(s.in, s.words, si);
-        for (int w = 0; w < s.words; w++)
-          tmp[w] |= sin[w];
-        for (LLVMValueRef phi = LLVMGetFirstInstruction(sb);
-             phi && LLVMGetInstructionOpcode(phi) == LLVMPHI;
-             phi = LLVMGetNextInstruction(phi)) {
-          int pid = value_id(&s, phi);
-          if (pid >= 0)
-            bs_clr(tmp, pid);
-        }
-      }
-      /* Phi uses on edges out of b, added after the phi defs were removed
-       * (a phi may use another phi of the same block). */
-      for (unsigned k = 0; k < nsucc; k++) {
-        LLVMBasicBlockRef sb = LLVMGetSuccessor(term, k);
-        for (LLVMValueRef phi = LLVMGetFirstInstruction(sb);
-             phi && LLVMGetInstructionOpcode(phi) == LLVMPHI;
-             phi = LLVMGetNextInstruction(phi)) {
-          unsigned n = LLVMCountIncoming(phi);
-          for (unsigned i = 0; i < n; i++)
-            if (LLVMGetIncomingBlock(phi, i) == s.blocks[b]) {
-              int id = value_id(&s, LLVMGetIncomingValue(phi, i));
-              if (id >= 0)
-                bs_set(tmp, id);
-            }
-        }
-      }
-      word *out = row(s.out, s.words, b), *in = row(s.in, s.words, b);
-      const word *def = row(s.def, s.words, b), *ue = row(s.ue, s.words, b);
-      for (int w = 0; w < s.words; w++) {
+    for (int b = s->nblocks - 1; b >= 0; b--) {
+      block_out(s, b, tmp);
+      word *out = row(s->out, s->words, b), *in = row(s->in, s->words, b);
+      const word *def = row(s->def, s->words, b), *ue = row(s->ue, s->words, b);
+      for (int w = 0; w < s->words; w++) {
         if (out[w] != tmp[w]) {
           out[w] = tmp[w];
           changed = 1;
@@ -319,23 +333,25 @@ static int compute(orion_maxlive_ctx *ctx, LLVMValueRef f) {
       }
     }
   }
+}
 
-  /* Pressure scan, block by block, backwards. */
+/* Phase 3: the maximum pressure (step 3 above), block by block, backwards.
+ * live: scratch of s->words words. */
+static int maximum(orion_maxlive_ctx *ctx, const fn_state *s, word *live) {
   int best = 0;
-  word *live = tmp;
-  for (int b = 0; b < s.nblocks; b++) {
-    memcpy(live, row(s.out, s.words, b), (size_t)s.words * sizeof(word));
-    int cur = weight(&s, live);
+  for (int b = 0; b < s->nblocks; b++) {
+    memcpy(live, row(s->out, s->words, b), (size_t)s->words * sizeof(word));
+    int cur = weight(s, live);
     if (cur > best)
       best = cur;
-    for (LLVMValueRef in = LLVMGetLastInstruction(s.blocks[b]); in; in = LLVMGetPreviousInstruction(in)) {
-      int id = value_id(&s, in);
+    for (LLVMValueRef in = LLVMGetLastInstruction(s->blocks[b]); in; in = LLVMGetPreviousInstruction(in)) {
+      int id = value_id(s, in);
       int at = cur;
       if (id >= 0 && !bs_get(live, id))
-        at += s.width[id]; /* a dead def still needs a register */
+        at += s->width[id]; /* a dead def still needs a register */
       if (id >= 0 && bs_get(live, id)) {
         bs_clr(live, id);
-        cur -= s.width[id];
+        cur -= s->width[id];
       }
       if (LLVMGetInstructionOpcode(in) == LLVMCall) {
         int across = cur; /* live after the call, minus its result */
@@ -346,10 +362,10 @@ static int compute(orion_maxlive_ctx *ctx, LLVMValueRef f) {
       if (LLVMGetInstructionOpcode(in) != LLVMPHI) {
         int nops = LLVMGetNumOperands(in);
         for (int i = 0; i < nops; i++) {
-          int u = value_id(&s, LLVMGetOperand(in, i));
+          int u = value_id(s, LLVMGetOperand(in, i));
           if (u >= 0 && !bs_get(live, u)) {
             bs_set(live, u);
-            cur += s.width[u];
+            cur += s->width[u];
           }
         }
       }
@@ -359,16 +375,18 @@ static int compute(orion_maxlive_ctx *ctx, LLVMValueRef f) {
         best = at;
     }
   }
+  return best;
+}
 
-  free(tmp);
-  free(s.in);
-  free(s.out);
-  free(s.def);
-  free(s.ue);
-  free(s.width);
-  free(s.blocks);
-  pmap_free(&s.vid);
-  pmap_free(&s.bid);
+static int compute(orion_maxlive_ctx *ctx, LLVMValueRef f) {
+  fn_state s;
+  memset(&s, 0, sizeof s);
+  number(ctx, f, &s);
+  word *scratch = xcalloc((size_t)s.words, sizeof(word));
+  liveness(&s, scratch);
+  int best = maximum(ctx, &s, scratch);
+  free(scratch);
+  fn_state_free(&s);
   return best;
 }
 
