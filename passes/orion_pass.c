@@ -5,8 +5,12 @@
  *   1. static features (features.c) and max-live (maxlive.c);
  *   2. block size from launch bounds ("nvvm.maxntid"/"nvvm.reqntid", or the
  *      old maxntid{x,y,z}/reqntid{x,y,z} annotations), target SM from
- *      "target-cpu";
- *   3. direction and versions (orion-ra select.c, Fig. 8);
+ *      "target-cpu", the user's register ceiling N (bounds.c: __maxnreg__,
+ *      __launch_bounds__ with min blocks);
+ *   3. direction and versions (orion-ra select.c, Fig. 8) for max-live, or
+ *      N when the ceiling is lower (ptxas holds the original to N); versions
+ *      capped above N are dropped (the original already is what they would
+ *      be) and the report/remark name them;
  *   4. one clone `<kernel>__orion_<tag>` per register-capped version, with
  *      "nvvm.maxnreg"=<cap> and without "nvvm.minctasm" (the cap alone sets
  *      the occupancy; ptxas lets .minnctapersm override .maxnreg);
@@ -31,7 +35,8 @@
  *   7. a JSON line in the report and an optimisation remark.
  *
  * Requires: the module is optimised (the plugin runs at OptimizerLastEP) so
- * max-live reflects the code ptxas will see.  Idempotent: kernels that are
+ * max-live reflects the code ptxas will see; an unoptimised kernel
+ * (optnone: -O0) is reported and left alone.  Idempotent: kernels that are
  * clones or already have a record are skipped.  Invalidates: all analyses
  * when it adds clones (the caller returns PreservedAnalyses::none()).
  */
@@ -45,99 +50,8 @@
 #include "orion/rt.h"
 #include "orion_pass.h"
 
-static const char *str_attr(LLVMValueRef f, const char *key) {
-  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                                     key, (unsigned)strlen(key));
-  if (!a)
-    return NULL;
-  unsigned len;
-  return LLVMGetStringAttributeValue(a, &len);
-}
-
-/* "256" or "128,2,1" -> product; 0 if absent or malformed. */
-static int ntid_product(const char *s) {
-  if (!s)
-    return 0;
-  long prod = 1;
-  while (*s) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v <= 0)
-      return 0;
-    prod *= v;
-    if (prod > 1024 * 1024)
-      return 0;
-    s = end;
-    if (*s == ',')
-      s++;
-    else if (*s)
-      return 0;
-  }
-  return (int)prod;
-}
-
-/* Old form: !nvvm.annotations = !{!{ptr @f, !"maxntidx", i32 128, ...}}.
- * Returns the value of key for f, or 0.  LLVM 21+ upgrades this form when it
- * reads IR, so the list is usually empty and this returns at once. */
-static long annotation(LLVMModuleRef m, LLVMValueRef f, const char *key) {
-  unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
-  if (n == 0)
-    return 0;
-  LLVMValueRef *ops = calloc(n, sizeof *ops);
-  if (!ops)
-    return 0;
-  LLVMGetNamedMetadataOperands(m, "nvvm.annotations", ops);
-  long found = 0;
-  for (unsigned i = 0; i < n && !found; i++) {
-    unsigned k = LLVMGetMDNodeNumOperands(ops[i]);
-    if (k < 3)
-      continue;
-    LLVMValueRef *e = calloc(k, sizeof *e);
-    if (!e)
-      break;
-    LLVMGetMDNodeOperands(ops[i], e);
-    if (e[0] == f)
-      for (unsigned j = 1; j + 1 < k; j += 2) {
-        unsigned len = 0;
-        const char *name = e[j] ? LLVMGetMDString(e[j], &len) : NULL;
-        if (name && len == strlen(key) && memcmp(name, key, len) == 0 &&
-            e[j + 1] && LLVMIsAConstantInt(e[j + 1]))
-          found = (long)LLVMConstIntGetZExtValue(e[j + 1]);
-      }
-    free(e);
-  }
-  free(ops);
-  return found;
-}
-
-static int is_kernel(LLVMModuleRef m, LLVMValueRef f) {
-  if (LLVMIsDeclaration(f))
-    return 0;
-  return LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv ||
-         annotation(m, f, "kernel") == 1;
-}
-
-static int launch_block(LLVMModuleRef m, LLVMValueRef f) {
-  int b = ntid_product(str_attr(f, "nvvm.reqntid"));
-  if (!b)
-    b = ntid_product(str_attr(f, "nvvm.maxntid"));
-  if (!b) {
-    static const char *const keys[2][3] = {{"reqntidx", "reqntidy", "reqntidz"},
-                                           {"maxntidx", "maxntidy", "maxntidz"}};
-    for (int k = 0; k < 2 && !b; k++) {
-      long x = annotation(m, f, keys[k][0]);
-      if (x > 0) {
-        long y = annotation(m, f, keys[k][1]), z = annotation(m, f, keys[k][2]);
-        long p = x * (y > 0 ? y : 1) * (z > 0 ? z : 1);
-        b = p <= 1024 ? (int)p : 0;
-      }
-    }
-  }
-  return b;
-}
-
 static int target_sm(LLVMValueRef f) {
-  const char *cpu = str_attr(f, "target-cpu");
+  const char *cpu = orion_str_attr(f, "target-cpu");
   int sm = 0;
   if (cpu && orion_arch_from_name(cpu, &sm) == ORION_OK)
     return sm;
@@ -397,6 +311,89 @@ static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
   }
 }
 
+/* Versions of sel whose cap exceeds ceiling are removed; their tags go to
+ * dropped (", "-separated).  Returns how many. */
+static int apply_ceiling(orion_selection *sel, int ceiling, char *dropped, size_t n) {
+  int kept = 0, gone = 0;
+  size_t off = 0;
+  if (n)
+    dropped[0] = '\0';
+  for (int i = 0; i < sel->n_versions; i++) {
+    const orion_version *v = &sel->versions[i];
+    if (ceiling > 0 && !v->is_pad && v->max_regs > ceiling) {
+      if (off < n)
+        off += (size_t)snprintf(dropped + off, n - off, "%s%s", gone ? ", " : "", v->tag);
+      gone++;
+      continue;
+    }
+    sel->versions[kept++] = *v;
+  }
+  sel->n_versions = kept;
+  return gone;
+}
+
+/* Clone k once per register-capped version of rep->sel and, with hp hidden
+ * parameters, once more as the split entry.  Returns 1 if it added any. */
+static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_kernel_report *rep,
+                       unsigned hp, unsigned np) {
+  int changed = 0;
+  for (int i = 0; i <= rep->sel.n_versions; i++) {
+    /* i < n_versions: the capped versions; i == n_versions: the split clone */
+    const orion_version *v = i < rep->sel.n_versions ? &rep->sel.versions[i] : NULL;
+    if (v ? v->is_pad || v->max_regs <= 0 : !hp)
+      continue;
+    char cname[ORION_RECORD_KERNEL_MAX + 32];
+    snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX,
+             v ? v->tag : ORION_SPLIT_SUFFIX);
+    if (LLVMGetNamedFunction(m, cname))
+      continue;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
+    for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
+      hidden[j] = i32;
+    LLVMValueRef c = orion_shim_clone_function(k, cname, hidden, hp);
+    if (hp)
+      rewrite_split_sregs(c, np);
+    if (v) {
+      char cap[16];
+      snprintf(cap, sizeof cap, "%d", v->max_regs);
+      set_str_attr(c, "nvvm.maxnreg", cap);
+      set_str_attr(c, "nvvm.minctasm", NULL);
+      rep->n_clones++;
+    }
+    changed = 1;
+  }
+  return changed;
+}
+
+/* The "Versions" remark: the decision, the user's ceiling, the split. */
+static void remark_versions(LLVMValueRef k, const char *name, const orion_kernel_report *rep,
+                            const char *split_why) {
+  char msg[1536];
+  describe(msg, sizeof msg, name, rep->max_live, rep->sm, &rep->sel);
+  size_t ml = strlen(msg);
+  if (rep->reg_limit && ml < sizeof msg)
+    ml += (size_t)snprintf(msg + ml, sizeof msg - ml, "; %s", rep->limit_note);
+  if (ml < sizeof msg) {
+    if (rep->hidden_params)
+      snprintf(msg + ml, sizeof msg - ml, "; split: %d hidden parameters, entry %s%s%s",
+               rep->hidden_params, name, ORION_CLONE_INFIX, ORION_SPLIT_SUFFIX);
+    else
+      snprintf(msg + ml, sizeof msg - ml, "; no split: %s", split_why);
+  }
+  orion_shim_remark(k, "Versions", msg, 0);
+}
+
+/* A kernel left alone: note, remark, report line. */
+static void not_versioned(LLVMValueRef k, orion_kernel_report *rep, const char *report_path,
+                          const char *why) {
+  char msg[1024];
+  snprintf(msg, sizeof msg, "kernel %s: not versioned: %s", rep->kernel, why);
+  rep->note = msg;
+  orion_shim_remark(k, "NotVersioned", msg, 0);
+  orion_report_write(report_path, rep);
+}
+
 static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml_ctx,
                           const orion_pass_options *opt, const char *module_name) {
   size_t klen;
@@ -423,21 +420,34 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
     rep.sm = 90;
     rep.note = "no target-cpu on the kernel: assumed sm_90";
   }
-
-  orion_select_input in = {rep.sm, rep.max_live,
-                           opt->block ? opt->block : launch_block(m, k),
-                           (unsigned)rep.features.smem_static, opt->max_versions};
-  orion_status st = orion_select_versions(&in, &rep.sel);
-  int changed = 0;
-  char text[1024];
-  char msg[1024];
-  if (st != ORION_OK) {
-    snprintf(msg, sizeof msg, "kernel %s: not versioned: %s", name, orion_strerror(st));
-    rep.note = msg;
-    orion_shim_remark(k, "NotVersioned", msg, 0);
-    orion_report_write(opt->report_path, &rep);
+  if (!orion_is_optimised(k)) {
+    not_versioned(k, &rep, opt->report_path, ORION_O0_WHY);
     free(name);
     return 0;
+  }
+  /* The user's limit holds the original: the model sees at most that many
+   * registers, and no version may exceed it. */
+  char limit_why[96], dropped[96], limit_note[256];
+  rep.reg_limit = orion_reg_ceiling(m, k, rep.sm, limit_why, sizeof limit_why);
+  orion_select_input in = {rep.sm,
+                           rep.reg_limit && rep.max_live > rep.reg_limit ? rep.reg_limit
+                                                                         : rep.max_live,
+                           opt->block ? opt->block : orion_launch_block(m, k),
+                           (unsigned)rep.features.smem_static, opt->max_versions};
+  orion_status st = orion_select_versions(&in, &rep.sel);
+  if (st != ORION_OK) {
+    not_versioned(k, &rep, opt->report_path, orion_strerror(st));
+    free(name);
+    return 0;
+  }
+  if (rep.reg_limit) {
+    int gone = apply_ceiling(&rep.sel, rep.reg_limit, dropped, sizeof dropped);
+    snprintf(limit_note, sizeof limit_note,
+             "register limit %d from %s holds the original and every version%s%s%s",
+             rep.reg_limit, limit_why, gone ? "; not emitted (above the limit): " : "",
+             gone ? dropped : "", rep.max_live > rep.reg_limit ? "; max-live taken as the limit"
+                                                                 : "");
+    rep.limit_note = limit_note;
   }
   /* Split parameters: only worth it when there is a choice to make. */
   char split_buf[512];
@@ -456,51 +466,19 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   rec.n_params = (int)np;
   rec.hidden_params = rep.hidden_params;
   rec.sel = rep.sel;
+  char text[1024];
   if (orion_record_format(&rec, text, sizeof text) == ORION_OK)
     rep.record = text;
 
+  int changed = 0;
   if (opt->versions_enabled) {
-    for (int i = 0; i <= rep.sel.n_versions; i++) {
-      /* i < n_versions: the capped versions; i == n_versions: the split clone */
-      const orion_version *v = i < rep.sel.n_versions ? &rep.sel.versions[i] : NULL;
-      if (v ? v->is_pad || v->max_regs <= 0 : !hp)
-        continue;
-      char cname[ORION_RECORD_KERNEL_MAX + 32];
-      snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX,
-               v ? v->tag : ORION_SPLIT_SUFFIX);
-      if (LLVMGetNamedFunction(m, cname))
-        continue;
-      LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-      LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
-      for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
-        hidden[j] = i32;
-      LLVMValueRef c = orion_shim_clone_function(k, cname, hidden, hp);
-      if (hp)
-        rewrite_split_sregs(c, np);
-      if (v) {
-        char cap[16];
-        snprintf(cap, sizeof cap, "%d", v->max_regs);
-        set_str_attr(c, "nvvm.maxnreg", cap);
-        set_str_attr(c, "nvvm.minctasm", NULL);
-        rep.n_clones++;
-      }
-      changed = 1;
-    }
+    changed = emit_clones(m, k, name, &rep, hp, np);
     if (rep.record) {
       add_record(m, gname, rep.record);
       changed = 1;
     }
   }
-  describe(msg, sizeof msg, name, rep.max_live, rep.sm, &rep.sel);
-  size_t ml = strlen(msg);
-  if (ml < sizeof msg) {
-    if (hp)
-      snprintf(msg + ml, sizeof msg - ml, "; split: %u hidden parameters, entry %s%s%s", hp,
-               name, ORION_CLONE_INFIX, ORION_SPLIT_SUFFIX);
-    else
-      snprintf(msg + ml, sizeof msg - ml, "; no split: %s", split_why);
-  }
-  orion_shim_remark(k, "Versions", msg, 0);
+  remark_versions(k, name, &rep, split_why);
   orion_report_write(opt->report_path, &rep);
   free(name);
   return changed;
@@ -513,7 +491,7 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
   if (!kernels)
     return 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (!is_kernel(m, f))
+    if (!orion_is_kernel(m, f))
       continue;
     if (n == cap) {
       LLVMValueRef *nk = realloc(kernels, (cap *= 2) * sizeof *nk);

@@ -81,6 +81,25 @@ int orion_maxlive(orion_maxlive_ctx *ctx, LLVMValueRef f);
 /* Width of a value of type t in 32-bit registers (i1 -> 0: predicates). */
 int orion_type_regs(LLVMTargetDataRef td, LLVMTypeRef t);
 
+/* ---- launch bounds and limits (bounds.c) ------------------------------- */
+/* Requires f a function of m.  A kernel: a definition with the ptx_kernel
+ * calling convention or the old "kernel" annotation. */
+int orion_is_kernel(LLVMModuleRef m, LLVMValueRef f);
+/* Threads per block from f's reqntid/maxntid (product), 0 if none. */
+int orion_launch_block(LLVMModuleRef m, LLVMValueRef f);
+/* The string attribute key of function f, or NULL (owned by LLVM). */
+const char *orion_str_attr(LLVMValueRef f, const char *key);
+/* The register ceiling the user put on kernel f for sm (see bounds.c: from
+ * __maxnreg__ and __launch_bounds__), 0 if none; why gets its source, e.g.
+ * "__launch_bounds__(256, 4)" (capacity n > 0). */
+int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, char *why, size_t n);
+/* 0 when f was compiled without optimisation (optnone: clang -O0). */
+int orion_is_optimised(LLVMValueRef f);
+/* Why a kernel is left alone at -O0 (remark and report note). */
+#define ORION_O0_WHY                                                             \
+  "the kernel is not optimised (-O0): its IR says nothing about the registers " \
+  "ptxas will use; Orion versions kernels at -O1 and above"
+
 /* ---- report (report.c) -------------------------------------------------- */
 typedef struct orion_kernel_report {
   const char *module;
@@ -94,6 +113,8 @@ typedef struct orion_kernel_report {
   const char *note;    /* why versions were limited, or NULL */
   int hidden_params;   /* 0 or ORION_SPLIT_PARAMS (orion/rt.h) */
   const char *split_note; /* why the kernel is not split, or NULL */
+  int reg_limit;       /* the user's register ceiling (bounds.c), 0 if none */
+  const char *limit_note; /* what the ceiling did, or NULL */
 } orion_kernel_report;
 
 /* Append one JSON object on one line to the report file (see options). */

@@ -6,7 +6,8 @@
  * without interleaving lines.  Path "-" means stderr.  Fields: module,
  * kernel, sm, max_live, threshold, block, block_known, direction,
  * original_warps, max_warps, features{...}, versions[{tag, role, max_regs,
- * target_warps, pad}], clones, record, note, hidden_params (0 or 6: the
+ * target_warps, pad}], clones, record, note, reg_limit (the user's register
+ * ceiling, null if none), limit_note (what it did), hidden_params (0 or 6: the
  * split parameters of orion/rt.h), split_note (why not split, or null).
  */
 #include <errno.h>
@@ -103,6 +104,15 @@ int orion_report_write(const char *path, const orion_kernel_report *r) {
   sb_putf(&b, ",\"note\":");
   if (r->note)
     sb_str(&b, r->note);
+  else
+    sb_putf(&b, "null");
+  sb_putf(&b, ",\"reg_limit\":");
+  if (r->reg_limit)
+    sb_putf(&b, "%d,\"limit_note\":", r->reg_limit);
+  else
+    sb_putf(&b, "null,\"limit_note\":");
+  if (r->limit_note)
+    sb_str(&b, r->limit_note);
   else
     sb_putf(&b, "null");
   sb_putf(&b, ",\"hidden_params\":%d,\"split_note\":", r->hidden_params);

@@ -1,5 +1,6 @@
 // OrionPass through clang's -fpass-plugin: it runs at -O0 too (required
-// pass), and explains itself under -Rpass=orion.  Host side (--cuda-host-only:
+// pass; o0.cu: it leaves the kernels alone there), and explains itself
+// under -Rpass=orion.  Host side (--cuda-host-only:
 // no fatbin wrapper): the stub's launch calls the runtime; nothing calls the
 // stub in this file, so the site's loop facts are unknown (flags 4).
 // RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
@@ -10,9 +11,10 @@
 // RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
 // RUN:   --cuda-host-only -O3 -fpass-plugin=%orion_plugin -emit-llvm -S %s -o - | FileCheck %s --check-prefix=HOST
 
-// At -O0 values sit in allocas (max-live 5): the record, no clone.
-// O0: @__orion_rec__Z5stripPfPKfi = addrspace(1) constant {{.*}}dir=dec;ml=5;
+// At -O0 the kernel is left alone: no record, no clone.
+// O0-NOT: __orion_
 // O0: define {{.*}}ptx_kernel void @_Z5stripPfPKfi(
+// O0-NOT: __orion_
 // REMARK: remark: kernel _Z5stripPfPKfi: max-live {{[0-9]+}} registers, threshold 32 at 256 threads/block (assumed) on sm_90: direction {{increasing|decreasing}}; versions orig (original
 // PTX: .visible .global .align 1 .b8 __orion_rec__Z5stripPfPKfi[
 // PTX: .visible .entry _Z5stripPfPKfi(
