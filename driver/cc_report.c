@@ -94,26 +94,32 @@ static void fmt_int(strbuf *b, const json_value *obj, const char *key, int width
 
 static void print_build_figures(strbuf *b, const json_value *e) {
   if (!e) {
-    sb_adds(b, "-     -      -            not built");
+    sb_adds(b, "-      -     -      -            not built");
     return;
   }
+  const char *st = json_get_str(e, "status");
+  const char *reason = json_get_str(e, "reason");
   if (json_get_num(e, "registers", -1) < 0) {
-    sb_adds(b, "-     -      -            not compiled");
+    sb_addf(b, "-      -     -      -            %s", st ? st : "not compiled");
+    if (reason)
+      sb_addf(b, " (%s)", reason);
     return;
   }
+  fmt_int(b, e, "warps", 7); /* from the registers and smem ptxas gave it */
   fmt_int(b, e, "registers", 6);
   fmt_int(b, e, "stack_frame", 7);
   char sp[48];
   snprintf(sp, sizeof sp, "%.0f/%.0f", json_get_num(e, "spill_stores", 0),
            json_get_num(e, "spill_loads", 0));
   sb_addf(b, "%-13s", sp);
-  const char *st = json_get_str(e, "status");
   const char *into = json_get_str(e, "merged_into");
   if (st && into) {
     const char *tag = strstr(into, "__orion_");
     sb_addf(b, "%s into %s", st, tag ? tag + 8 : "orig");
   } else {
     sb_adds(b, st ? st : "?");
+    if (reason)
+      sb_addf(b, " (%s)", reason);
   }
   /* The spill path (orion-ptxas, ptxas_spill.c), unless nothing spilled. */
   const json_value *spo = json_get(e, "spill");
@@ -145,7 +151,8 @@ static void print_table(const json_value *kernels, const json_value *builds) {
     const char *note = json_get_str(k, "note");
     if (note)
       sb_addf(&b, "  note: %s\n", note);
-    sb_adds(&b, "  version  role          cap   warps  regs  stack  spill st/ld  status\n");
+    /* model: warps/SM the pass predicted; warps: what ptxas's build holds */
+    sb_adds(&b, "  version  role          cap   model  warps  regs  stack  spill st/ld  status\n");
     const json_value *vs = json_get(k, "versions");
     for (size_t j = 0; vs && vs->kind == JSON_ARR && j < vs->n; j++) {
       const json_value *v = vs->items[j];
@@ -193,7 +200,7 @@ static void print_table(const json_value *kernels, const json_value *builds) {
         continue;
       if (!header) {
         sb_adds(&b, "\nentries without an Orion decision:\n"
-                    "  entry                                    gpu     regs  stack  spill st/ld  status\n");
+                    "  entry                                    gpu     warps  regs  stack  spill st/ld  status\n");
         header = 1;
       }
       const char *g = json_get_str(bd, "gpu");

@@ -10,8 +10,11 @@
  *                  form.
  *   ptxas-*.json   one orion-ptxas build report per ptxas run
  *                  (ptxas_driver.h: gpu, entries[{name, kernel, tag,
- *                  registers, stack_frame, spill_*, status, merged_into}]).
- * Output: with json_file == NULL, a table per kernel on stderr; otherwise
+ *                  registers, stack_frame, spill_*, block, warps, reason,
+ *                  status, merged_into}]).
+ * Output: with json_file == NULL, a table per kernel on stderr (per
+ * version: the model's warps/SM and the warps/SM of ptxas's build);
+ * otherwise
  * one JSON document {"tool":"orion-cc","kernels":[...],"builds":[...]}
  * written atomically to json_file.  Missing or unreadable inputs yield a
  * note, not a failure; returns 0, or 1 if json_file cannot be written.

@@ -15,6 +15,7 @@
 #include "ptx.h"
 #include "ptxas_run.h"
 #include "ptxas_spill.h"
+#include "ptxas_versions.h"
 
 /* ptxas options that take a separate value (long and short spellings), from
  * `ptxas --help` (CUDA 13.0).  "-O" is not here: it only takes -O<N>. */
@@ -190,6 +191,12 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
         c->gpu = drv_xstrdup(val);
       } else if (opt_is(a, "--split-compile", "-split-compile")) {
         c->user_split = 1;
+      } else if (opt_is(a, "--maxrregcount", "-maxrregcount") && val) {
+        char *end;
+        long v = strtol(val, &end, 10); /* archmax/archmin: no limit of the user's */
+        c->maxrregcount = !*end && v > 0 && v < 1 << 16 ? (int)v : 0;
+      } else if (opt_is(a, "--override-directive-values", "-override-directive-values")) {
+        c->override_directives = 1;
       } else if (strcmp(a, "-c") == 0 || strcmp(a, "--compile-only") == 0) {
         c->rdc = 1;
       } else if (opt_is(a, "--help", "-h") || opt_is(a, "--version", "-V") ||
@@ -237,65 +244,6 @@ static int run_plain(const optx_cmd *c, const char *real) {
   return st;
 }
 
-static int same_figures(const ptxas_figures *a, const ptxas_figures *b) {
-  return a->registers == b->registers && a->stack_frame == b->stack_frame &&
-         a->spill_stores == b->spill_stores && a->spill_loads == b->spill_loads;
-}
-
-static void build_entries(const ptx_module *m, const ptxas_info *info, optx_result *res) {
-  res->n = m->n_entries;
-  res->e = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *res->e);
-  for (size_t i = 0; i < m->n_entries; i++) {
-    const ptx_entry *pe = &m->entries[i];
-    optx_entry *e = &res->e[i];
-    memset(e, 0, sizeof *e);
-    e->name = drv_xstrdup(pe->name);
-    size_t klen;
-    const char *tag;
-    if (ptx_split_clone_name(pe->name, &klen, &tag)) {
-      e->is_clone = 1;
-      e->kernel = drv_xstrndup(pe->name, klen);
-      e->tag = drv_xstrdup(tag);
-    } else {
-      e->kernel = drv_xstrdup(pe->name);
-      e->tag = drv_xstrdup("orig");
-    }
-    e->maxnreg = pe->maxnreg;
-    e->threads = ptx_entry_threads(pe);
-    e->duplicate_of = -1;
-    const ptxas_figures *f = ptxas_info_find(info, pe->name);
-    if (f && f->has_used) {
-      e->realised = 1;
-      e->fig = *f;
-      e->fig.name = e->name;
-    }
-  }
-  /* Clones realised like their kernel or an earlier clone of it.  The
-   * split entry (uncapped, hidden parameters: orion/rt.h) is never merged:
-   * the runtime needs it whenever it splits a launch, identical or not.
-   * Clones with hidden parameters merge like any other: a deleted version
-   * is one the runtime does not try. */
-  for (size_t i = 0; i < res->n; i++) {
-    optx_entry *e = &res->e[i];
-    if (!e->is_clone || !e->realised || strcmp(e->tag, ORION_SPLIT_SUFFIX) == 0)
-      continue;
-    int target = -1;
-    for (size_t j = 0; j < res->n && target < 0; j++) {
-      optx_entry *k = &res->e[j];
-      if (j != i && !k->is_clone && k->realised && strcmp(k->name, e->kernel) == 0 &&
-          same_figures(&k->fig, &e->fig))
-        target = (int)j;
-    }
-    for (size_t j = 0; j < i && target < 0; j++) {
-      optx_entry *k = &res->e[j];
-      if (k->is_clone && k->realised && k->duplicate_of < 0 &&
-          strcmp(k->kernel, e->kernel) == 0 && same_figures(&k->fig, &e->fig))
-        target = (int)j;
-    }
-    e->duplicate_of = target;
-  }
-}
-
 void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
   sb_adds(b, "{\"tool\":\"orion-ptxas\",\"version\":");
   json_str(b, ORION_VERSION_STRING);
@@ -331,6 +279,16 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
       sb_adds(b, ",\"cmem\":null");
     else
       sb_adds(b, ",\"registers\":null");
+    sb_addf(b, ",\"block\":%d,\"warps\":", e->block);
+    if (e->warps >= 0)
+      sb_addf(b, "%d", e->warps);
+    else
+      sb_adds(b, "null");
+    sb_adds(b, ",\"reason\":");
+    if (e->reason)
+      json_str(b, e->reason);
+    else
+      sb_adds(b, "null");
     sb_adds(b, ",\"spill\":");
     if (e->spill_path) {
       sb_adds(b, "{\"path\":");
@@ -354,12 +312,8 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
     } else {
       sb_adds(b, "null");
     }
-    const char *status = !e->realised          ? "not-compiled"
-                         : e->merged           ? "merged"
-                         : e->duplicate_of >= 0 ? "duplicate"
-                                               : "kept";
     sb_adds(b, ",\"status\":");
-    json_str(b, status);
+    json_str(b, optx_entry_status(e));
     sb_adds(b, ",\"merged_into\":");
     if (e->duplicate_of >= 0)
       json_str(b, res->e[e->duplicate_of].name);
@@ -387,124 +341,130 @@ static void emit_output(const drv_proc_result *r, int verbose) {
   fflush(stderr);
 }
 
-int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
-  optx_result local, *res = res_out ? res_out : &local;
-  memset(res, 0, sizeof *res);
-  if (!drv_is_executable(real)) {
-    drv_error("%s: ptxas not found or not executable (set ORION_REAL_PTXAS, or "
-              "ORION_CUDA_PATH to a CUDA toolkit)",
-              real);
-    return 1;
-  }
-  if (c->passthrough)
-    return run_plain(c, real);
+/* The state of one orion-ptxas run past the pass-through checks. */
+typedef struct run_state {
+  const optx_cmd *c;
+  const char *real;
+  optx_result *res;
+  strbuf text;          /* the input PTX */
+  ptx_module m;         /* scanned from text */
+  ptx_edit *ed;         /* per entry of m: drops, pragma edits */
+  strbuf first;         /* the first run's PTX when it is not text (limit drops) */
+  strbuf edited;        /* the last reassembled PTX */
+  const strbuf *final_text;
+  char *tmp_out, *tmp_out2, *tmp_ptx, *tmp_first;
+  drv_proc_result r1;   /* the first run */
+} run_state;
 
-  strbuf text;
-  if (drv_read_file(c->input, &text) != 0)
-    return run_plain(c, real); /* ptxas says why, in its words */
-  ptx_module m;
-  char *perr = NULL;
-  if (ptx_scan(text.p, text.len, &m, &perr) != 0) {
-    free(perr);
-    sb_free(&text);
-    return run_plain(c, real);
-  }
-  int clones = 0;
-  for (size_t i = 0; i < m.n_entries; i++) {
-    size_t kl;
-    const char *tag;
-    clones += ptx_split_clone_name(m.entries[i].name, &kl, &tag);
-  }
-  int forced = c->spill_given && (c->spill == OPTX_SPILL_PRAGMA || c->spill == OPTX_SPILL_SASS);
-  if (!clones && !c->report && !res_out && !c->keep_ptx && !forced) {
-    ptx_module_free(&m);
-    sb_free(&text);
-    return run_plain(c, real);
-  }
-  res->ran_orion = 1;
+static void run_state_free(run_state *st) {
+  if (st->tmp_ptx)
+    unlink(st->tmp_ptx);
+  if (st->tmp_first)
+    unlink(st->tmp_first);
+  free(st->tmp_ptx);
+  free(st->tmp_first);
+  free(st->tmp_out2);
+  free(st->tmp_out);
+  free(st->ed);
+  sb_free(&st->first);
+  sb_free(&st->edited);
+  drv_proc_result_free(&st->r1);
+  ptx_module_free(&st->m);
+  sb_free(&st->text);
+}
 
-  int status = 1;
-  char *tmp_out = drv_sibling_temp(c->output, ".cubin");
-  char *tmp_out2 = NULL, *tmp_ptx = NULL;
+/* Step 3: the user's limit, then the first ptxas -v run.  1 when it
+ * succeeded; else 0 with *status the exit status to return (ptxas's own
+ * diagnostics already given). */
+static int first_run(run_state *st, int *status) {
+  const optx_cmd *c = st->c;
+  size_t ne = st->m.n_entries ? st->m.n_entries : 1;
+  char **why = drv_xmalloc(ne * sizeof *why);
+  memset(why, 0, ne * sizeof *why);
+  const char *input = c->input;
+  if (optx_limit_drops(c, &st->m, st->ed, why)) {
+    ptx_emit_edited(&st->m, st->ed, &st->first);
+    st->tmp_first = optx_write_temp_ptx(&st->first);
+    if (st->tmp_first) {
+      input = st->tmp_first;
+      st->final_text = &st->first;
+    } else { /* assemble everything rather than fail */
+      drv_warning("%s: cannot write a temporary file (%s); versions above --maxrregcount kept",
+                  c->input, strerror(errno));
+      for (size_t i = 0; i < st->m.n_entries; i++) {
+        st->ed[i].drop = 0;
+        free(why[i]);
+        why[i] = NULL;
+      }
+    }
+  }
+  st->tmp_out = drv_sibling_temp(c->output, ".cubin");
   strvec argv;
-  optx_build_argv(&argv, real, c, NULL, c->input, tmp_out);
-  drv_proc_result r1;
-  int st = optx_run_ptxas(c, &argv, &r1);
+  optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out);
+  int rc = optx_run_ptxas(c, &argv, &st->r1);
   sv_free(&argv);
-  if (st != 0) {
-    unlink(tmp_out);
-    drv_proc_result_free(&r1);
-    if (st < 0) {
-      drv_error("%s: cannot run: %s", real, strerror(r1.spawn_errno));
-      status = 1;
-    } else if (drv_pending_signal()) {
-      status = st; /* interrupted: clean up, do not run ptxas again */
-    } else {
-      status = run_plain(c, real);
-    }
-    goto done;
+  if (rc != 0) {
+    unlink(st->tmp_out);
+    if (rc < 0) {
+      drv_error("%s: cannot run: %s", st->real, strerror(st->r1.spawn_errno));
+      rc = 1;
+    } else if (!drv_pending_signal()) {
+      rc = run_plain(c, st->real);
+    } /* else interrupted: clean up, do not run ptxas again */
+    for (size_t i = 0; i < st->m.n_entries; i++)
+      free(why[i]);
+    free(why);
+    *status = rc;
+    return 0;
   }
-
   ptxas_info info;
-  ptxas_info_parse(r1.err.p, r1.err.len, &info);
-  build_entries(&m, &info, res);
+  ptxas_info_parse(st->r1.err.p, st->r1.err.len, &info);
+  optx_build_entries(&st->m, &info, why, st->res);
   ptxas_info_free(&info);
+  free(why);
+  return 1;
+}
 
-  size_t n_dup = 0;
-  ptx_edit *ed = drv_xmalloc((m.n_entries ? m.n_entries : 1) * sizeof *ed);
-  memset(ed, 0, (m.n_entries ? m.n_entries : 1) * sizeof *ed);
-  for (size_t i = 0; i < m.n_entries; i++) {
-    ed[i].drop = c->merge && res->e[i].duplicate_of >= 0;
-    n_dup += (size_t)ed[i].drop;
-  }
-  int n_pragma = drv_pending_signal() ? 0 : optx_spill_fallback(c, real, &m, tmp_out, res, ed);
-  const strbuf *final_text = &text;
-  strbuf edited;
-  sb_init(&edited);
-  if ((n_dup || n_pragma) && drv_pending_signal()) {
-    status = 128 + drv_pending_signal();
-    unlink(tmp_out);
-    free(ed);
-    drv_proc_result_free(&r1);
-    sb_free(&edited);
-    goto done;
-  }
-  /* At most two attempts: with the pragmas, then without them. */
-  while (n_dup || n_pragma) {
-    sb_free(&edited);
-    sb_init(&edited);
-    ptx_emit_edited(&m, ed, &edited);
-    if (tmp_ptx) {
-      unlink(tmp_ptx);
-      free(tmp_ptx);
+/* Step 4: assemble again without the dropped versions, with the pragma
+ * edits; at most two attempts (with the pragmas, then without them). */
+static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
+  const optx_cmd *c = st->c;
+  while (n_drop || n_pragma) {
+    sb_free(&st->edited);
+    sb_init(&st->edited);
+    ptx_emit_edited(&st->m, st->ed, &st->edited);
+    if (st->tmp_ptx) {
+      unlink(st->tmp_ptx);
+      free(st->tmp_ptx);
     }
-    tmp_ptx = optx_write_temp_ptx(&edited);
-    free(tmp_out2);
-    tmp_out2 = drv_sibling_temp(c->output, ".cubin");
+    st->tmp_ptx = optx_write_temp_ptx(&st->edited);
+    free(st->tmp_out2);
+    st->tmp_out2 = drv_sibling_temp(c->output, ".cubin");
     drv_proc_result r2;
     int st2 = -1;
     memset(&r2, 0, sizeof r2);
-    if (tmp_ptx) {
-      optx_build_argv(&argv, real, c, NULL, tmp_ptx, tmp_out2);
+    if (st->tmp_ptx) {
+      strvec argv;
+      optx_build_argv(&argv, st->real, c, NULL, st->tmp_ptx, st->tmp_out2);
       st2 = optx_run_ptxas(c, &argv, &r2);
       sv_free(&argv);
     }
-    int ok = st2 == 0 && rename(tmp_out2, tmp_out) == 0;
+    int ok = st2 == 0 && rename(st->tmp_out2, st->tmp_out) == 0;
     if (ok) {
-      res->reassembled = 1;
-      final_text = &edited;
-      for (size_t i = 0; i < m.n_entries; i++)
-        res->e[i].merged = ed[i].drop;
+      st->res->reassembled = 1;
+      st->final_text = &st->edited;
+      for (size_t i = 0; i < st->m.n_entries; i++)
+        st->res->e[i].merged = st->ed[i].drop && !st->res->e[i].limit_dropped;
     } else {
-      unlink(tmp_out2);
+      unlink(st->tmp_out2);
       if (n_pragma)
         drv_warning("%s: assembling with the shared-memory spill pragma in %d version(s) "
                     "failed; keeping those versions as they were",
                     c->input, n_pragma);
       else
-        drv_warning("%s: assembling without the %zu duplicate version(s) failed; keeping "
-                    "every version",
-                    c->input, n_dup);
+        drv_warning("%s: assembling without the %zu duplicate or no-gain version(s) failed; "
+                    "keeping every version",
+                    c->input, n_drop);
       if (r2.err.p && r2.err.len) {
         strbuf f;
         sb_init(&f);
@@ -516,22 +476,19 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     drv_proc_result_free(&r2);
     if (ok || !n_pragma || drv_pending_signal())
       break;
-    optx_spill_revert(res, "the final assembly with the pragma failed");
-    for (size_t i = 0; i < m.n_entries; i++)
-      ed[i].smem_pragma = ed[i].maxntid = 0;
+    optx_spill_revert(st->res, "the final assembly with the pragma failed");
+    for (size_t i = 0; i < st->m.n_entries; i++)
+      st->ed[i].smem_pragma = st->ed[i].maxntid = 0;
     n_pragma = 0;
   }
-  free(ed);
-  if (!drv_pending_signal() && optx_spill_apply_sass(c, &m, tmp_out, res) != 0) {
-    unlink(tmp_out);
-    drv_proc_result_free(&r1);
-    sb_free(&edited);
-    status = 1;
-    goto done;
-  }
+}
 
-  emit_output(&r1, c->verbose);
-  drv_proc_result_free(&r1);
+/* Step 5-6: ptxas's output, the kept PTX, the report, then the cubin into
+ * place.  Returns the exit status. */
+static int finish(run_state *st) {
+  const optx_cmd *c = st->c;
+  optx_result *res = st->res;
+  emit_output(&st->r1, c->verbose);
   for (size_t i = 0; c->verbose && i < res->n; i++) {
     const optx_entry *e = &res->e[i];
     if (e->has_before)
@@ -543,9 +500,14 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
                e->before.stack_frame, e->before.spill_stores, e->before.spill_loads,
                e->before.smem);
   }
-
-  status = 0;
-  if (c->keep_ptx && drv_write_file_atomic(c->keep_ptx, final_text->p, final_text->len) != 0) {
+  /* The occupancy each version holds with what the spill path made of it. */
+  int sm = optx_cmd_sm(c);
+  for (size_t i = 0; i < res->n; i++)
+    if (res->e[i].realised)
+      res->e[i].warps = optx_warps_at(sm, &res->e[i].fig, res->e[i].block);
+  int status = 0;
+  const strbuf *ft = st->final_text;
+  if (c->keep_ptx && drv_write_file_atomic(c->keep_ptx, ft->p, ft->len) != 0) {
     drv_error("%s: cannot write PTX: %s", c->keep_ptx, strerror(errno));
     status = 1;
   }
@@ -562,23 +524,89 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   }
   if (status == 0 && drv_pending_signal())
     status = 128 + drv_pending_signal();
-  if (status == 0 && rename(tmp_out, c->output) != 0) {
+  if (status == 0 && rename(st->tmp_out, c->output) != 0) {
     drv_error("%s: cannot write output: %s", c->output, strerror(errno));
     status = 1;
   }
   if (status != 0)
-    unlink(tmp_out);
-  sb_free(&edited);
+    unlink(st->tmp_out);
+  return status;
+}
 
-done:
-  if (tmp_ptx) {
-    unlink(tmp_ptx);
-    free(tmp_ptx);
+/* Steps 3-6 on the scanned input. */
+static int run_versions(run_state *st) {
+  const optx_cmd *c = st->c;
+  optx_result *res = st->res;
+  size_t ne = st->m.n_entries ? st->m.n_entries : 1;
+  st->ed = drv_xmalloc(ne * sizeof *st->ed);
+  memset(st->ed, 0, ne * sizeof *st->ed);
+  st->final_text = &st->text;
+  int status = 1;
+  if (!first_run(st, &status))
+    return status;
+  optx_mark_no_gain(optx_cmd_sm(c), res);
+  size_t n_drop = 0;
+  for (size_t i = 0; i < st->m.n_entries; i++) {
+    const optx_entry *e = &res->e[i];
+    int drop = c->merge && (e->duplicate_of >= 0 || e->no_gain_of >= 0);
+    n_drop += (size_t)(drop && !st->ed[i].drop);
+    st->ed[i].drop |= drop;
   }
-  free(tmp_out2);
-  free(tmp_out);
-  ptx_module_free(&m);
-  sb_free(&text);
+  int n_pragma =
+      drv_pending_signal() ? 0 : optx_spill_fallback(c, st->real, &st->m, st->tmp_out, res, st->ed);
+  if ((n_drop || n_pragma) && drv_pending_signal()) {
+    unlink(st->tmp_out);
+    return 128 + drv_pending_signal();
+  }
+  reassemble(st, n_drop, n_pragma);
+  if (!drv_pending_signal() && optx_spill_apply_sass(c, &st->m, st->tmp_out, res) != 0) {
+    unlink(st->tmp_out);
+    return 1;
+  }
+  return finish(st);
+}
+
+int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
+  optx_result local, *res = res_out ? res_out : &local;
+  memset(res, 0, sizeof *res);
+  if (!drv_is_executable(real)) {
+    drv_error("%s: ptxas not found or not executable (set ORION_REAL_PTXAS, or "
+              "ORION_CUDA_PATH to a CUDA toolkit)",
+              real);
+    return 1;
+  }
+  if (c->passthrough)
+    return run_plain(c, real);
+  run_state st;
+  memset(&st, 0, sizeof st);
+  st.c = c;
+  st.real = real;
+  st.res = res;
+  if (drv_read_file(c->input, &st.text) != 0)
+    return run_plain(c, real); /* ptxas says why, in its words */
+  char *perr = NULL;
+  if (ptx_scan(st.text.p, st.text.len, &st.m, &perr) != 0) {
+    free(perr);
+    sb_free(&st.text);
+    return run_plain(c, real);
+  }
+  sb_init(&st.first);
+  sb_init(&st.edited);
+  int clones = 0;
+  for (size_t i = 0; i < st.m.n_entries; i++) {
+    size_t kl;
+    const char *tag;
+    clones += ptx_split_clone_name(st.m.entries[i].name, &kl, &tag);
+  }
+  int forced = c->spill_given && (c->spill == OPTX_SPILL_PRAGMA || c->spill == OPTX_SPILL_SASS);
+  int status;
+  if (!clones && !c->report && !res_out && !c->keep_ptx && !forced) {
+    status = run_plain(c, real);
+  } else {
+    res->ran_orion = 1;
+    status = run_versions(&st);
+  }
+  run_state_free(&st);
   if (!res_out)
     optx_result_free(&local);
   return status;

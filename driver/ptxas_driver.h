@@ -30,15 +30,22 @@
  *     has no Orion clones and no report is asked for, the real ptxas runs
  *     with the remaining arguments unchanged: same output, same exit code.
  *  3. Otherwise the real ptxas runs once with -v (and --split-compile) into a
- *     temporary file next to the output.  If it fails, it is run again exactly
- *     as in 2, so the user sees ptxas's own diagnostics and exit code.
+ *     temporary file next to the output, without the clones the user's
+ *     --maxrregcount rules out (ptxas_versions.h).  If it fails, it is run
+ *     again exactly as in 2, so the user sees ptxas's own diagnostics and
+ *     exit code.
  *  4. From the -v figures, a clone K__orion_T whose registers, stack frame,
  *     spill stores and spill loads equal those of K or of an earlier clone of
- *     K (text order) is merged into it: its .entry is deleted from the PTX and
- *     the rest is assembled again (only if something merged; if that second
- *     run fails, every version is kept and a warning says so).  Parameter
- *     lists do not matter (clones may carry hidden split parameters), except
- *     that K__orion_split is never merged.
+ *     K (text order) is merged into it, and a capped clone that holds no
+ *     more warps/SM than K or a kept clone with a higher cap is dropped
+ *     (ptxas_versions.h): their .entry is deleted from the PTX and the rest
+ *     is assembled again (only if something went; if that second run fails,
+ *     every version is kept and a warning says so).  Parameter lists do not
+ *     matter (clones may carry hidden split parameters), except that
+ *     K__orion_split is never merged or dropped.  The report gives every
+ *     entry's block, warps/SM (from ptxas's registers and shared memory),
+ *     status (kept, merged, dropped, duplicate, no-gain, not-compiled) and
+ *     the reason.
  *  4b. Versions that spill or keep a stack frame go through the spill
  *     fallback (ptxas_spill.c); if the final assembly with its pragmas fails,
  *     it is done again without them (warning), then as in 4.

@@ -51,6 +51,7 @@ void optx_result_free(optx_result *res) {
     free(res->e[i].tag);
     free(res->e[i].spill_reason);
     free(res->e[i].sass_note);
+    free(res->e[i].reason);
   }
   free(res->e);
   memset(res, 0, sizeof *res);

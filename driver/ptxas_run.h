@@ -36,6 +36,8 @@ typedef struct optx_cmd {
   int spill_given;    /* --orion-spill / ORION_PTXAS_SPILL was given */
   int rdc;            /* -c / --compile-only (relocatable) */
   int echo;           /* --orion-commands */
+  int maxrregcount;   /* the user's --maxrregcount N, 0 if none */
+  int override_directives; /* --override-directive-values given */
 } optx_cmd;
 
 typedef struct optx_entry {
@@ -59,6 +61,12 @@ typedef struct optx_entry {
   int spill_maxntid;  /* .maxntid added (0: the entry's own bounds) */
   int has_before;     /* fig is the pragma build's; before the original's */
   ptxas_figures before;
+  /* Which versions stay (ptxas_versions.h). */
+  int block;          /* threads/block its occupancy is computed at */
+  int warps;          /* warps/SM from fig at block, -1 if unknown */
+  int limit_dropped;  /* not assembled: above the user's --maxrregcount */
+  int no_gain_of;     /* index of a kept version holding as many warps, or -1 */
+  char *reason;       /* why it is dropped, merged or gains nothing, or NULL */
 } optx_entry;
 
 typedef struct optx_result {

@@ -49,10 +49,10 @@
 
 #include "orion/cubin.h"
 #include "orion/occupancy.h"
-#include "orion/record.h"
 #include "orion/sassrw.h"
 #include "orion/rt.h"
 #include "ptxas_spill.h"
+#include "ptxas_versions.h"
 
 /* sm_90: the 1 KB of reserved shared memory every block has, counted by
  * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */
@@ -109,21 +109,11 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
   return st != ORION_OK ? -1 : r.rewritten;
 }
 
-/* Warps per SM of a build with figures f at block threads (the occupancy
- * model of orion-ra), -1 when unknown. */
-static int warps_at(int sm, const ptxas_figures *f, int block) {
-  orion_occ_input in = {f->registers, block, (unsigned)(f->smem > 0 ? f->smem : 0), 0};
-  orion_occ_result r;
-  if (sm <= 0 || orion_occupancy(sm, &in, &r) != ORION_OK)
-    return -1;
-  return r.warps_per_sm;
-}
-
 /* "occupancy loss (...; what)" when the model gives the build with figures
  * `after` fewer warps/SM than `before` at block threads, else NULL. */
 static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_figures *after, int block,
                             const char *what) {
-  int w0 = warps_at(sm, before, block), w1 = warps_at(sm, after, block);
+  int w0 = optx_warps_at(sm, before, block), w1 = optx_warps_at(sm, after, block);
   if (w0 > 0 && w1 >= 0 && w1 < w0)
     return drv_xasprintf("occupancy loss (%d -> %d warps/SM at %d threads; %s)", w0, w1, block, what);
   return NULL;
@@ -221,19 +211,6 @@ static int ptxas_major(const optx_cmd *c, const char *real, int *minor) {
   }
   drv_proc_result_free(&r);
   return major;
-}
-
-/* The block size the kernel's record says Orion assumed, else the default. */
-static int record_block(const ptx_module *m, const char *kernel) {
-  char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, kernel);
-  char *text = ptx_global_string(m, sym);
-  free(sym);
-  int block = ORION_DEFAULT_BLOCK;
-  orion_record rec;
-  if (text && orion_record_parse(text, &rec) == ORION_OK && rec.sel.block > 0)
-    block = rec.sel.block;
-  free(text);
-  return block;
 }
 
 /* First error line of ptxas's stderr, without its "ptxas fatal   : " tag. */
@@ -372,7 +349,7 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
     }
     if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS) {
       char *why = NULL;
-      int block = own_bounds ? 0 : record_block(m, e->kernel);
+      int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
       if (sass_available(c, m, pe, e, block, &trial, &why)) {
         set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS ? "--orion-spill=sass; " : "", why));
         free(why);
@@ -404,7 +381,7 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
       set_path(e, "kept", drv_xasprintf("ABI call (%s)", r.abi_what));
       continue;
     }
-    e->spill_block = own_bounds ? ptx_entry_threads(pe) : record_block(m, e->kernel);
+    e->spill_block = own_bounds ? ptx_entry_threads(pe) : optx_record_block(m, e->kernel);
     e->spill_maxntid = !own_bounds;
     edits[i].smem_pragma = 1;
     edits[i].maxntid = own_bounds ? 0 : e->spill_block;

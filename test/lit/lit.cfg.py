@@ -81,6 +81,7 @@ else:
 
 plugin = os.path.join(config.orion_lib_dir, "OrionPass.so")
 config.substitutions.append(("%orion_plugin", plugin))
+config.substitutions.append(("%orion_ptxas", os.path.join(config.orion_bin_dir, "orion-ptxas")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt") + " -load-pass-plugin=" + plugin))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%cuda_path", config.cuda_path))

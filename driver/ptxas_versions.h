@@ -1,0 +1,58 @@
+/* driver/ptxas_versions.h - which versions of each kernel orion-ptxas keeps
+ * (ptxas_driver.h steps 3-4), and the occupancy each holds.
+ *
+ *  - The user's limit: under ptxas --maxrregcount N (-maxrregcount), a clone
+ *    K__orion_T whose .maxnreg exceeds N is not assembled when N holds the
+ *    original K, i.e. K has no per-entry directive (.maxnreg, .maxntid,
+ *    .reqntid, .minnctapersm: ptxas ignores --maxrregcount for those unless
+ *    --override-directive-values is given): capped at N it would be the
+ *    original.  Its status is "dropped" with the reason.
+ *  - Duplicates: a clone whose registers, stack frame, spill stores and
+ *    spill loads equal those of K or of an earlier clone of K (text order)
+ *    is realised identically ("merged"/"duplicate").  K__orion_split is
+ *    never a duplicate.
+ *  - No gain: the warps/SM of every realised version come from what ptxas
+ *    gave it (registers, shared memory; orion-ra's occupancy model) at its
+ *    block size (.reqntid/.maxntid, else the block of K's decision record,
+ *    else ORION_DEFAULT_BLOCK).  A cap only lowers registers, so the walk
+ *    over K's capped clones from the highest cap down should climb in
+ *    occupancy: a clone that holds no more warps than K or a clone with a
+ *    higher cap kept before it gains nothing (it spills more for the same
+ *    or fewer warps): "dropped" (or "no-gain" when kept under
+ *    --orion-no-merge), with the reason.
+ */
+#ifndef ORION_DRIVER_PTXAS_VERSIONS_H
+#define ORION_DRIVER_PTXAS_VERSIONS_H
+
+#include "ptxas_run.h"
+
+/* The block size K's decision record (__orion_rec_K in m) says Orion
+ * assumed, else ORION_DEFAULT_BLOCK.  Requires m scanned. */
+int optx_record_block(const ptx_module *m, const char *kernel);
+
+/* Warps/SM of a build with figures f at block threads on sm (orion-ra's
+ * occupancy model); -1 when sm or block is unknown. */
+int optx_warps_at(int sm, const ptxas_figures *f, int block);
+
+/* The SM number of c's --gpu-name, 0 if none or unknown. */
+int optx_cmd_sm(const optx_cmd *c);
+
+/* The user's limit: sets edits[i].drop for every clone of m the limit rules
+ * out and why[i] (malloc'd) to the reason; edits and why have
+ * m->n_entries elements, zeroed by the caller.  Returns how many. */
+size_t optx_limit_drops(const optx_cmd *c, const ptx_module *m, ptx_edit *edits, char **why);
+
+/* res->e from m and ptxas's figures: names, tags, bounds, block, figures,
+ * duplicates.  why (from optx_limit_drops, may be NULL) moves into the
+ * entries' reasons. */
+void optx_build_entries(const ptx_module *m, const ptxas_info *info, char **why,
+                        optx_result *res);
+
+/* Warps of every realised entry of res on sm, then the no-gain walk.
+ * Returns the number of clones that gain nothing. */
+size_t optx_mark_no_gain(int sm, optx_result *res);
+
+/* "kept", "merged", "dropped", "duplicate", "no-gain" or "not-compiled". */
+const char *optx_entry_status(const optx_entry *e);
+
+#endif /* ORION_DRIVER_PTXAS_VERSIONS_H */

@@ -1,0 +1,79 @@
+// The user's register limits are ceilings for every version, checked on
+// the registers the real ptxas gives each entry (cuobjdump -res-usage) and
+// on orion-ptxas's build report (warps/SM from those registers).
+// REQUIRES: ptxas, cuobjdump
+//
+// -maxrregcount=40 (ptxas --maxrregcount 40 through clang's -Xcuda-ptxas)
+// and __launch_bounds__(256, 4) (64 registers) in one compilation.
+// RUN: rm -f %t.json %t.pass.json
+// RUN: env ORION_CC_REPORT=%t.pass.json %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 \
+// RUN:   -Wno-unknown-cuda-version --cuda-device-only -O3 -c -fpass-plugin=%orion_plugin \
+// RUN:   --ptxas-path=%orion_ptxas -Xcuda-ptxas --maxrregcount=40 \
+// RUN:   -Xcuda-ptxas --orion-report=%t.json %s -o %t.cubin
+// RUN: cuobjdump -res-usage %t.cubin | %python %S/Inputs/max_regs.py 40 64 | FileCheck %s --check-prefix=REGS
+// RUN: FileCheck %s --check-prefix=BUILD < %t.json
+// RUN: FileCheck %s --check-prefix=PASS < %t.pass.json
+//
+// __maxnreg__(40): clang 22 ignores the attribute in CUDA source (warning:
+// unknown attribute), so the test puts "nvvm.maxnreg"="40" on the kernel's
+// IR, as a front end that supports it does, and compiles that IR.
+// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+// RUN:   --cuda-device-only -O3 -DONLY_PLAIN -emit-llvm -S %s -o %t.ll
+// RUN: sed 's/"target-cpu"="sm_90"/"nvvm.maxnreg"="40" "target-cpu"="sm_90"/' %t.ll > %t.mr.ll
+// RUN: %clang --target=nvptx64-nvidia-cuda -march=sm_90 -O3 -fpass-plugin=%orion_plugin \
+// RUN:   -Wno-override-module -S %t.mr.ll -o %t.mr.ptx
+// RUN: orion-ptxas -arch=sm_90 %t.mr.ptx -o %t.mr.cubin
+// RUN: cuobjdump -res-usage %t.mr.cubin | %python %S/Inputs/max_regs.py 40 40 | FileCheck %s --check-prefix=MAXNREG
+
+// Without a limit the original needs ~222 registers; -maxrregcount holds it
+// to 40, so r128, r80 and r48 are not assembled and r32 stays.  Launch
+// bounds hold lb's original to 64 (32 warps/SM): its versions are r40, r48
+// and r32, each below 64.
+// REGS: _Z2lbP6float4PKS_i 64
+// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r32 32
+// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r40 40
+// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r48 48
+// REGS-NEXT: _Z2lbP6float4PKS_i__orion_split 64
+// REGS-NEXT: _Z5plainP6float4PKS_i 40
+// REGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
+// REGS-NEXT: _Z5plainP6float4PKS_i__orion_split 40
+// REGS-NEXT: limits: ok
+//
+// BUILD: "name":"_Z5plainP6float4PKS_i",{{.*}}"registers":40,{{.*}}"block":256,"warps":48,"reason":null,
+// BUILD: "name":"_Z2lbP6float4PKS_i",{{.*}}"threads":256,"registers":64,{{.*}}"block":256,"warps":32,"reason":null,
+// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r128",{{.*}}"registers":null,{{.*}}"reason":"cap 128 above --maxrregcount 40, which holds the original: not assembled",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r80",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r48",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r32",{{.*}}"registers":32,{{.*}}"warps":64,{{.*}}"status":"kept"
+//
+// PASS: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":null,
+// PASS: "kernel":"_Z2lbP6float4PKS_i",{{.*}}"original_warps":32,{{.*}}"reg_limit":64,"limit_note":"register limit 64 from __launch_bounds__(256, 4) holds the original and every version; max-live taken as the limit"
+//
+// MAXNREG: _Z5plainP6float4PKS_i 40
+// MAXNREG-NOT: __orion_r{{(128|80|48)}}
+// MAXNREG: limits: ok
+
+#define BODY                                                                 \
+  float4 acc[48];                                                            \
+  int i = blockIdx.x * blockDim.x + threadIdx.x;                             \
+  _Pragma("unroll") for (int k = 0; k < 48; k++) acc[k] = in[(i + k * 131) % n]; \
+  for (int it = 0; it < 8; it++) {                                           \
+    _Pragma("unroll") for (int k = 0; k < 48; k++) {                         \
+      float4 b = acc[(k + 1) % 48];                                          \
+      acc[k].x = acc[k].x * b.y + b.z;                                       \
+      acc[k].y = acc[k].y * b.z + b.w;                                       \
+      acc[k].z = acc[k].z * b.w + b.x;                                       \
+      acc[k].w = acc[k].w * b.x + b.y;                                       \
+    }                                                                        \
+  }                                                                          \
+  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);                                \
+  _Pragma("unroll") for (int k = 0; k < 48; k++) {                           \
+    s.x += acc[k].x; s.y += acc[k].y; s.z += acc[k].z; s.w += acc[k].w;      \
+  }                                                                          \
+  if (i < n)                                                                 \
+    out[i] = s;
+
+__global__ void plain(float4 *out, const float4 *in, int n) { BODY }
+#ifndef ONLY_PLAIN
+__global__ void __launch_bounds__(256, 4) lb(float4 *out, const float4 *in, int n) { BODY }
+#endif
