@@ -24,6 +24,27 @@
 // RUN:   -Wno-override-module -S %t.mr.ll -o %t.mr.ptx
 // RUN: orion-ptxas -arch=sm_90 %t.mr.ptx -o %t.mr.cubin
 // RUN: cuobjdump -res-usage %t.mr.cubin | %python %S/Inputs/max_regs.py 40 40 | FileCheck %s --check-prefix=MAXNREG
+//
+// The true build report: an original held to 64 registers (32 warps/SM)
+// whose clones were capped for the max-live alone (r128, r80: 16 and 24
+// warps/SM from ptxas's registers) keeps only the clones that hold more
+// warps than it.
+// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
+// RUN:   --cuda-device-only -O3 -DONLY_PLAIN -fpass-plugin=%orion_plugin -S %s -o %t.p.ptx
+// RUN: %python %S/Inputs/bound_original.py _Z5plainP6float4PKS_i < %t.p.ptx > %t.b.ptx
+// RUN: orion-ptxas -arch=sm_90 %t.b.ptx -o %t.b.cubin --orion-report=%t.b.json
+// RUN: FileCheck %s --check-prefix=WALK < %t.b.json
+// RUN: cuobjdump -res-usage %t.b.cubin | %python %S/Inputs/max_regs.py 64 64 | FileCheck %s --check-prefix=WALKREGS
+// WALK: "name":"_Z5plainP6float4PKS_i",{{.*}}"registers":64,{{.*}}"warps":32,
+// WALK: "name":"_Z5plainP6float4PKS_i__orion_r128",{{.*}}"warps":16,"reason":"16 warps/SM at 256 threads ({{[0-9]+}} registers), no more than orig's 32",{{.*}}"status":"dropped"
+// WALK: "name":"_Z5plainP6float4PKS_i__orion_r80",{{.*}}"warps":24,"reason":"24 warps/SM at 256 threads (80 registers), no more than orig's 32",{{.*}}"status":"dropped"
+// WALK: "name":"_Z5plainP6float4PKS_i__orion_r48",{{.*}}"warps":40,"reason":null,{{.*}}"status":"kept"
+// WALK: "name":"_Z5plainP6float4PKS_i__orion_r32",{{.*}}"warps":64,"reason":null,{{.*}}"status":"kept"
+// (the split entry is left unbounded by this edit, as are its registers)
+// WALKREGS: _Z5plainP6float4PKS_i 64
+// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
+// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_r48 48
+// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_split
 
 // Without a limit the original needs ~222 registers; -maxrregcount holds it
 // to 40, so r128, r80 and r48 are not assembled and r32 stays.  Launch
