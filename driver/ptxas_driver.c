@@ -102,6 +102,44 @@ char *optx_expand_path(const char *tmpl) {
   return sb_detach(&b);
 }
 
+/* One --orion- option a into c (*report_opt: --orion-report's value).
+ * Returns 0, or -1 with a malloc'd message in *err. */
+static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char **err) {
+  if (drv_has_prefix(a, "--orion-report=") && a[15]) {
+    free(*report_opt);
+    *report_opt = drv_xstrdup(a + 15);
+  } else if (strcmp(a, "--orion-no-merge") == 0) {
+    c->merge = 0;
+  } else if (drv_has_prefix(a, "--orion-jobs=") && a[13]) {
+    char *end;
+    long v = strtol(a + 13, &end, 10);
+    if (*end || v < 0 || v > 4096) {
+      *err = drv_xasprintf("invalid value in '%s' (expected a number of threads)", a);
+      return -1;
+    }
+    c->jobs = (int)v;
+  } else if (drv_has_prefix(a, "--orion-keep-ptx=") && a[17]) {
+    free(c->keep_ptx);
+    c->keep_ptx = drv_xstrdup(a + 17);
+  } else if (drv_has_prefix(a, "--orion-spill=")) {
+    int p = optx_spill_policy_parse(a + 14);
+    if (p < 0) {
+      *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma, off or sass)", a);
+      return -1;
+    }
+    c->spill = (optx_spill_policy)p;
+    c->spill_given = 1;
+  } else if (strcmp(a, "--orion-commands") == 0) {
+    c->echo = 1;
+  } else {
+    *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
+                         "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
+                         "--orion-spill=auto|pragma|off|sass, --orion-commands)", a);
+    return -1;
+  }
+  return 0;
+}
+
 int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   const char *report = getenv("ORION_PTXAS_REPORT");
   char *report_opt = NULL;
@@ -118,45 +156,12 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   }
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
-    if (drv_has_prefix(a, "--orion-")) {
-      if (drv_has_prefix(a, "--orion-report=") && a[15]) {
-        free(report_opt);
-        report_opt = drv_xstrdup(a + 15);
-      } else if (strcmp(a, "--orion-no-merge") == 0) {
-        c->merge = 0;
-      } else if (drv_has_prefix(a, "--orion-jobs=") && a[13]) {
-        char *end;
-        long v = strtol(a + 13, &end, 10);
-        if (*end || v < 0 || v > 4096) {
-          *err = drv_xasprintf("invalid value in '%s' (expected a number of threads)", a);
-          free(report_opt);
-          return -1;
-        }
-        c->jobs = (int)v;
-      } else if (drv_has_prefix(a, "--orion-keep-ptx=") && a[17]) {
-        free(c->keep_ptx);
-        c->keep_ptx = drv_xstrdup(a + 17);
-      } else if (drv_has_prefix(a, "--orion-spill=")) {
-        int p = optx_spill_policy_parse(a + 14);
-        if (p < 0) {
-          *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma, off or sass)", a);
-          free(report_opt);
-          return -1;
-        }
-        c->spill = (optx_spill_policy)p;
-        c->spill_given = 1;
-      } else if (strcmp(a, "--orion-commands") == 0) {
-        c->echo = 1;
-      } else {
-        *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
-                             "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
-                             "--orion-spill=auto|pragma|off|sass, --orion-commands)", a);
-        free(report_opt);
-        return -1;
-      }
-      continue;
+    if (!drv_has_prefix(a, "--orion-")) {
+      sv_push(&c->args, a);
+    } else if (parse_orion_opt(a, c, &report_opt, err) != 0) {
+      free(report_opt);
+      return -1;
     }
-    sv_push(&c->args, a);
   }
   if (report_opt)
     c->report = optx_expand_path(report_opt);
