@@ -14,6 +14,9 @@
  * The register ceiling is what ptxas itself holds the original to, so no
  * version above it can differ from the original for the better:
  *   - __maxnreg__(n): n;
+ *   - -maxrregcount=N (ptxas's, which the pass learns from an option) when
+ *     the kernel has neither __maxnreg__ nor launch bounds (ptxas ignores it
+ *     for those): N;
  *   - launch bounds (threads T, min blocks B, 1 when absent): the largest
  *     register count at which B blocks of T threads fit on one SM in the
  *     occupancy model (orion-ra: allocation granularity per warp included;
@@ -140,13 +143,16 @@ static int bound_value(LLVMModuleRef m, LLVMValueRef f, const char *attr, const 
   return v;
 }
 
-int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, char *why, size_t n) {
+int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, int maxrregcount, char *why,
+                      size_t n) {
   int ceiling = bound_value(m, f, "nvvm.maxnreg", "maxnreg");
+  int threads = orion_launch_block(m, f);
   if (ceiling > 0)
     snprintf(why, n, "__maxnreg__(%d)", ceiling);
+  else if (maxrregcount > 0 && threads <= 0 && !bound_value(m, f, "nvvm.minctasm", "minctasm"))
+    snprintf(why, n, "-maxrregcount=%d", ceiling = maxrregcount);
   else if (n)
     why[0] = '\0';
-  int threads = orion_launch_block(m, f);
   const orion_arch_limits *a = orion_arch_get(sm);
   if (threads <= 0 || !a)
     return ceiling;

@@ -6,7 +6,7 @@
  *   2. block size from launch bounds ("nvvm.maxntid"/"nvvm.reqntid", or the
  *      old maxntid{x,y,z}/reqntid{x,y,z} annotations), target SM from
  *      "target-cpu", the user's register ceiling N (bounds.c: __maxnreg__,
- *      __launch_bounds__ with min blocks);
+ *      __launch_bounds__ with min blocks, -orion-maxrregcount);
  *   3. direction and versions (orion-ra select.c, Fig. 8) for max-live, or
  *      N when the ceiling is lower (ptxas holds the original to N); versions
  *      capped above N are dropped (the original already is what they would
@@ -428,7 +428,8 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   /* The user's limit holds the original: the model sees at most that many
    * registers, and no version may exceed it. */
   char limit_why[96], dropped[96], limit_note[256];
-  rep.reg_limit = orion_reg_ceiling(m, k, rep.sm, limit_why, sizeof limit_why);
+  rep.reg_limit =
+      orion_reg_ceiling(m, k, rep.sm, opt->maxrregcount, limit_why, sizeof limit_why);
   orion_select_input in = {rep.sm,
                            rep.reg_limit && rep.max_live > rep.reg_limit ? rep.reg_limit
                                                                          : rep.max_live,

@@ -25,6 +25,7 @@ typedef struct orion_pass_options {
   int max_versions;        /* 0 = ORION_MAX_VERSIONS */
   int block;               /* 0 = from launch bounds, else ORION_DEFAULT_BLOCK */
   int versions_enabled;    /* 0: analyse and report only, emit no clones */
+  int maxrregcount;        /* ptxas -maxrregcount the build uses, 0 = none */
 } orion_pass_options;
 
 /* Entry point for the device side; returns 1 if the module changed. */
@@ -90,9 +91,11 @@ int orion_launch_block(LLVMModuleRef m, LLVMValueRef f);
 /* The string attribute key of function f, or NULL (owned by LLVM). */
 const char *orion_str_attr(LLVMValueRef f, const char *key);
 /* The register ceiling the user put on kernel f for sm (see bounds.c: from
- * __maxnreg__ and __launch_bounds__), 0 if none; why gets its source, e.g.
- * "__launch_bounds__(256, 4)" (capacity n > 0). */
-int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, char *why, size_t n);
+ * __maxnreg__, __launch_bounds__ and maxrregcount, ptxas's -maxrregcount or
+ * 0), 0 if none; why gets its source, e.g. "__launch_bounds__(256, 4)"
+ * (capacity n > 0). */
+int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, int maxrregcount, char *why,
+                      size_t n);
 /* 0 when f was compiled without optimisation (optnone: clang -O0). */
 int orion_is_optimised(LLVMValueRef f);
 /* Why a kernel is left alone at -O0 (remark and report note). */

@@ -56,6 +56,11 @@ static cl::opt<int> AssumedBlock(
     "orion-block",
     cl::desc("Block size to assume when a kernel has no launch bounds "
              "(default 256; env ORION_BLOCK)"));
+static cl::opt<int> MaxRRegCount(
+    "orion-maxrregcount",
+    cl::desc("The ptxas -maxrregcount the build uses: a register ceiling "
+             "for kernels without launch bounds or __maxnreg__ (env "
+             "ORION_MAXRREGCOUNT)"));
 static cl::opt<bool>
     AnalyzeOnly("orion-analyze-only",
                 cl::desc("Report decisions but emit no clones or records"));
@@ -136,6 +141,9 @@ struct OrionPass : PassInfoMixin<OrionPass> {
              << " exceeds 1024; ignored\n";
       Opt.block = 0;
     }
+    Opt.maxrregcount = MaxRRegCount.getNumOccurrences()
+                           ? MaxRRegCount
+                           : envInt("ORION_MAXRREGCOUNT", 0);
     Opt.versions_enabled = !AnalyzeOnly;
     bool Changed = orion_run_device_module(wrap(&M), &Opt);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

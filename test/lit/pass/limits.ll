@@ -59,3 +59,17 @@
 ; RUN: %opt -passes=orion -orion-report=%t.none.json -disable-output %t.none.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.none.json
 ; NONE: "original_warps":8,{{.*}}{"tag":"r128","role":"conservative","max_regs":128,{{.*}}"reg_limit":null,"limit_note":null,
+;
+; -maxrregcount=40 given to ptxas (the pass learns it from
+; -orion-maxrregcount or ORION_MAXRREGCOUNT) holds a kernel without launch
+; bounds or __maxnreg__ to 40; ptxas ignores it for a kernel with launch
+; bounds, and so does the pass.
+; RUN: sed 's/ATTRS//' %S/Inputs/heavy160.ll > %t.rr.ll
+; RUN: rm -f %t.rr.json %t.rr2.json %t.rrlb.json
+; RUN: %opt -passes=orion -orion-maxrregcount=40 -orion-report=%t.rr.json -disable-output %t.rr.ll
+; RUN: env ORION_MAXRREGCOUNT=40 %opt -passes=orion -orion-report=%t.rr2.json -disable-output %t.rr.ll
+; RUN: %opt -passes=orion -orion-maxrregcount=40 -orion-report=%t.rrlb.json -disable-output %t.lb.ll
+; RUN: cat %t.rr.json %t.rr2.json %t.rrlb.json | FileCheck %s --check-prefix=RR
+; RR: "original_warps":48,{{.*}}"reg_limit":40,"limit_note":"register limit 40 from -maxrregcount=40 holds
+; RR: "original_warps":48,{{.*}}"reg_limit":40,"limit_note":"register limit 40 from -maxrregcount=40 holds
+; RR: "original_warps":32,{{.*}}"reg_limit":64,"limit_note":"register limit 64 from __launch_bounds__(256, 4) holds
