@@ -13,6 +13,9 @@
 // RUN: cuobjdump -res-usage %t.cubin | %python %S/Inputs/max_regs.py 40 64 | FileCheck %s --check-prefix=REGS
 // RUN: FileCheck %s --check-prefix=BUILD < %t.json
 // RUN: FileCheck %s --check-prefix=PASS < %t.pass.json
+// The same through orion-cc's nvcc spelling (-maxrregcount=40).
+// RUN: orion-cc -O3 -c --cuda-gpu-arch=sm_90 -maxrregcount=40 %s -o %t.o
+// RUN: cuobjdump -res-usage %t.o | %python %S/Inputs/max_regs.py 40 64 | FileCheck %s --check-prefix=REGS
 //
 // __maxnreg__(40): clang 22 ignores the attribute in CUDA source (warning:
 // unknown attribute), so the test puts "nvvm.maxnreg"="40" on the kernel's
