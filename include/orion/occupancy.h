@@ -1,4 +1,4 @@
-/* orion/occupancy.h - the occupancy calculator (orion-ra, pure C).
+/* orion/occupancy.h - the occupancy calculator (core/, pure C).
  *
  * Given a kernel's registers per thread, threads per block and shared memory
  * per block, compute how many blocks and warps fit on one SM of a given

@@ -10,9 +10,9 @@
  * the independent checkers of ra_check.h (colouring validity, brute-force
  * optimality, simulated moves).  Any mismatch aborts.
  *
- * Built with -fsanitize=address,undefined -fno-sanitize-recover=all and the
- * orion-ra sources compiled in (test/unit/ra/CMakeLists.txt), so memory and
- * UB errors in the library abort too.
+ * Built with -fsanitize=address,undefined -fno-sanitize-recover=all against
+ * orion_ra_san, the library built the same way (test/unit/ra/CMakeLists.txt),
+ * so memory and UB errors in the library abort too.
  *
  *   fuzz_ra [seconds [seed [max_iterations]]]   random buffers from a seeded
  *                                               PRNG until time runs out
