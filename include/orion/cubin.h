@@ -128,7 +128,7 @@ orion_cubin_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
 /* Set sh_size of a NOBITS section (e.g. .nv.shared.<k>). */
 orion_cubin_status orion_cubin_set_nobits_size(orion_cubin *c, size_t idx, uint64_t size);
 orion_cubin_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint32_t info);
-/* Add a NOBITS section (sass/cubin_add.c has what ptxas writes for one):
+/* Add a NOBITS section (sass/elf/cubin_add.c has what ptxas writes for one):
  * header (appended: *idx is the old section count, nothing is renumbered),
  * name in .shstrtab, a local STT_SECTION symbol appended to .symtab; it is
  * placed with the input's first allocated NOBITS section (sm_90:

@@ -23,7 +23,7 @@
  *   control      stall 105-108, yield 109, write barrier 110-112, read
  *                barrier 113-115, wait mask 116-121, reuse 122-125
  *
- * What each opcode has is data: the X-macro table sass/ops.def (name, 9-bit
+ * What each opcode has is data: the X-macro table sass/codec/ops.def (name, 9-bit
  * base, class, memory space, operand layout, and per architecture the forms
  * that exist there).  The architectures share the instruction format; an
  * opcode or form the table does not list for the architecture decodes as
@@ -101,12 +101,12 @@ typedef enum orion_sass_space {
   ORION_SASS_SPACE_COUNT
 } orion_sass_space;
 
-/* The opcodes of sass/ops.def (every architecture's), one enumerator per
+/* The opcodes of sass/codec/ops.def (every architecture's), one enumerator per
  * ORION_SASS_OP row. */
 typedef enum orion_sass_op {
 #define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
   ORION_SASS_OP_##id,
-#include "../../sass/ops.def"
+#include "../../sass/codec/ops.def"
 #undef ORION_SASS_OP
   ORION_SASS_OP_COUNT
 } orion_sass_op;

@@ -1,7 +1,7 @@
 /* orion/sassrw.h - stack-frame analysis and the frame-to-shared-memory
  * rewrite of sm_90 cubins.
  *
- * Analysis (sass/frame.c).  orion_sassrw_analyze() decodes every function
+ * Analysis (sass/rewrite/frame.c).  orion_sassrw_analyze() decodes every function
  * of a cubin (include/orion/sass.h) and records, per function: the basic
  * blocks (leaders: the entry, branch/BSSY targets, the instruction after a
  * BRA, EXIT or RET), the direct calls (CALL.REL targets resolved to
@@ -21,7 +21,7 @@
  * Nothing is assumed about registers an unknown instruction reads or
  * writes: the function is unsafe and left as it is.
  *
- * Rewrite (sass/rewrite.c): a kernel and its call tree (whole-program
+ * Rewrite (sass/rewrite/rewrite.c): a kernel and its call tree (whole-program
  * ptxas output: CALL.REL into the kernel's text section, callees that never
  * load or move R1, so the tree shares the kernel's one frame [R1, R1 + F)).
  * Every LDL/STL [R1+off] of the tree becomes LDS/STS [R1+off'] into a
@@ -46,7 +46,7 @@
  * instruction; the BRA carries the old wait mask, every piece the old
  * read/write scoreboard, so consumers wait for all of them).  AUTO takes
  * SPLIT when the tree has more 4-byte accesses than wider ones.  pos() is
- * one of four layouts (sass/stack.c has the algorithms):
+ * one of four layouts (sass/rewrite/stack.c has the algorithms):
  *   PTXAS   identity: ptxas's own frame, F / G granules;
  *   SUM     every function a private frame, one after the other;
  *   CSTACK  the compressible stack of orion-ra (Theorem 1): private
@@ -62,7 +62,7 @@
  *           stubs: the instruction before the CALL branches to one that
  *           runs it and the moves and branches back to the CALL, the
  *           instruction the call returns to branches to one that runs the
- *           restores and it (sass/callsite.c; sites it cannot place, e.g.
+ *           restores and it (sass/rewrite/callsite.c; sites it cannot place, e.g.
  *           a call that is a branch target, make MOVES invalid);
  * AUTO (the default) takes the smallest valid one (ties: CSTACK, PTXAS,
  * SUM; MOVES, which adds code, only when strictly smaller).  Frame slots

@@ -1,5 +1,5 @@
 // calls.cu - a kernel whose frame is shared with __noinline__ callees, for
-// the rewrite of a call tree (sass/stack.c, sass/rewrite.c): ptxas gives the
+// the rewrite of a call tree (sass/rewrite/stack.c, sass/rewrite/rewrite.c): ptxas gives the
 // kernel, mid() and leaf() one frame (callees address it through the
 // kernel's R1), spill slots live across calls included.  leaf() is called
 // from the kernel and from mid(), so its frame must sit above both callers'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh - GPU check of the frame-to-shared rewrite (sass/rewrite.c).
+# run.sh - GPU check of the frame-to-shared rewrite (sass/rewrite/rewrite.c).
 #
 #   run.sh build <orion build dir> <out>   here (no GPU): nvcc -cubin the
 #        kernels of spill_smem.cu at -DMINB=16 and 12 (32 and 40 registers,

@@ -1,4 +1,4 @@
-// spill_smem.cu - kernels for the frame-to-shared rewrite (sass/rewrite.c):
+// spill_smem.cu - kernels for the frame-to-shared rewrite (sass/rewrite/rewrite.c):
 // register-heavy loops that spill at the caps run.sh builds them with
 // (-maxrregcount), launch bounds (the rewrite needs a maximum block size),
 // and a little static shared memory (the rewrite grows .nv.shared.<k>; it

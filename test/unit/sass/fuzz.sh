@@ -24,10 +24,9 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (voi
   skip "$clang cannot link -fsanitize=fuzzer"
 "$clang" -std=c11 -g -O1 -Wall -Wextra -Werror \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -D_POSIX_C_SOURCE=200809L -I"$root/include" -I"$root/sass" \
-  "$root/test/unit/sass/fuzz_cubin.c" "$root"/sass/cubin*.c "$root/sass/nvinfo.c" \
-  "$root/sass/decode.c" "$root/sass/encode.c" "$root/sass/frame.c" "$root/sass/stack.c" "$root/sass/callsite.c" \
-  "$root/sass/rewrite.c" "$root"/orion-ra/*.c "$root"/core/*.c -lelf -lm -o "$out/fuzz_cubin" || exit 1
+  -D_POSIX_C_SOURCE=200809L -I"$root/include" \
+  "$root/test/unit/sass/fuzz_cubin.c" "$root"/sass/elf/*.c "$root"/sass/codec/*.c "$root"/sass/rewrite/*.c \
+  "$root"/orion-ra/*.c "$root"/core/*.c -lelf -lm -o "$out/fuzz_cubin" || exit 1
 n=0
 for s in "$@"; do
   for f in $( [ -d "$s" ] && ls "$s"/*.cubin 2>/dev/null || echo "$s"); do

@@ -11,7 +11,7 @@
  *    a NOBITS section, rewrite an exit list) the written cubin parses
  *    again, and writing that is idempotent;
  *  - the frame-to-shared rewrite (`orion-sass rewrite --smem-frame
- *    --no-dynamic-smem --block 128`: sass/frame.c, stack.c, rewrite.c) on
+ *    --no-dynamic-smem --block 128`: sass/rewrite/frame.c, stack.c, rewrite.c) on
  *    every kernel of an sm_90 input refuses or succeeds without touching
  *    memory outside its buffers; after successful rewrites the cubin is
  *    written, parses again and can be analysed again.

@@ -10,7 +10,7 @@
  * edit means.  Before writing, every instruction is decoded again and its
  * fields compared with what was asked (operands, offsets, targets, control
  * bits), and the range checks and the architecture argument are exercised;
- * sass/ops.def is checked to give each (architecture, opcode) and each
+ * sass/codec/ops.def is checked to give each (architecture, opcode) and each
  * (architecture, opcode id, form) one row at most.  Any mismatch is printed
  * and the exit status is 1.
  */
@@ -73,7 +73,7 @@ static orion_sass_insn dec_arch(uint64_t lo, uint64_t hi, unsigned sm) {
 
 static orion_sass_insn dec(uint64_t lo, uint64_t hi) { return dec_arch(lo, hi, 90); }
 
-/* The rows of sass/ops.def (both kinds) with their architecture columns. */
+/* The rows of sass/codec/ops.def (both kinds) with their architecture columns. */
 static const struct {
   const char *id;
   unsigned base;
@@ -82,7 +82,7 @@ static const struct {
 #define ORION_SASS_OP(id, mnem, base, cls, space, flags, layout, f90, f80, f86, f89) \
   {#id, base, {f90, f80, f86, f89}},
 #define ORION_SASS_ALT(id, base, layout, f90, f80, f86, f89) {#id, base, {f90, f80, f86, f89}},
-#include "../../../sass/ops.def"
+#include "../../../sass/codec/ops.def"
 #undef ORION_SASS_ALT
 #undef ORION_SASS_OP
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""difftest.py - the frame-to-shared rewrite (sass/rewrite.c) checked by
+"""difftest.py - the frame-to-shared rewrite (sass/rewrite/rewrite.c) checked by
 disassembly: every line the rewrite changed is one it meant to change.
 
   difftest.py ORION_SASS NVDISASM CUOBJDUMP WORKDIR CUBIN...

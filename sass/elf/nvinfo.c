@@ -1,4 +1,4 @@
-/* sass/nvinfo.c - EIATTR records of .nv.info and .nv.info.<kernel>.
+/* sass/elf/nvinfo.c - EIATTR records of .nv.info and .nv.info.<kernel>.
  *
  * A record is: format byte (1 NVAL, 2 BVAL, 3 HVAL, 4 SVAL), attribute
  * byte, little-endian u16, and for SVAL a payload of that many bytes.  A

@@ -6,11 +6,11 @@
  *   orion-sass dump <cubin>             sections, symbols, relocations and every
  *                                       .nv.info record
  *   orion-sass decode <cubin>           per function, every instruction's decoded
- *                                       fields (sass/decode.c; sm_80, sm_86,
+ *                                       fields (sass/codec/decode.c; sm_80, sm_86,
  *                                       sm_89, sm_90)
  *   orion-sass frame <cubin>            per function: blocks, calls, R1 setup
  *                                       and moves, frame slots, unsafe facts
- *                                       (sass/frame.c, include/orion/sassrw.h;
+ *                                       (sass/rewrite/frame.c, include/orion/sassrw.h;
  *                                       sm_90 only, as is rewrite --smem-frame)
  *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]
  *                                     [--block N] [--layout L]]
@@ -19,7 +19,7 @@
  * rewrite without --smem-frame is the IDENTITY: the cubin is parsed (every
  * check of the reader applies) and written back unchanged, byte for byte.
  * With --smem-frame each kernel's local-memory frame is moved to shared
- * memory where sass/rewrite.c can (one line per kernel on stdout says what
+ * memory where sass/rewrite/rewrite.c can (one line per kernel on stdout says what
  * was done or why not).  Inputs must be bare cubins: a
  * fatbinary or a host object is refused with a hint to extract the cubins
  * with 'cuobjdump -xelf all'.  Errors: one line "orion-sass: error:
@@ -376,7 +376,7 @@ static int cmd_decode(const char *path) {
 
 /* The rewrite hook.  o == NULL: the identity (nothing is changed, so the
  * written cubin equals the input byte for byte).  Otherwise every kernel
- * goes through orion_sassrw_rewrite_kernel (sass/rewrite.c), which leaves
+ * goes through orion_sassrw_rewrite_kernel (sass/rewrite/rewrite.c), which leaves
  * it unchanged when it cannot move its frame; one line per kernel on
  * stdout.  Returns 0 on success, else prints one error line naming path. */
 static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_opts *o) {

@@ -3,8 +3,8 @@
  * section 3.2: the caller's live slots above the compressed height move
  * below it before the call and back after it).
  *
- * No code may move (sass/rewrite.c keeps every offset), so a site (call k
- * of tree function f with moves, sass/stack.c's MOVES layout) gets two
+ * No code may move (sass/rewrite/rewrite.c keeps every offset), so a site (call k
+ * of tree function f with moves, sass/rewrite/stack.c's MOVES layout) gets two
  * stubs appended to the section:
  *   pre  the instruction P just before the CALL becomes BRA pre; pre runs
  *        P, then per 4-byte piece  LDS Rt, [R1+from] ; STS [R1+to], Rt,
@@ -33,7 +33,7 @@
  * that of its callee and kills nothing (an over-approximation: liveness
  * only grows); top-down (callers first), a function's RET has live-out
  * everything live at the return points of all its call sites.  Control
- * flow as in sass/stack.c; an unguarded BRA, EXIT or RET ends a path.
+ * flow as in sass/rewrite/stack.c; an unguarded BRA, EXIT or RET ends a path.
  *
  * Contract: requires t built by sassrw_tree_build on the unedited cubin
  * c; reads c; sets every site's temp or invalidates t's MOVES layout.

@@ -1,4 +1,4 @@
-/* sass/cubin_internal.h - the in-memory cubin shared by cubin.c (parse,
+/* sass/elf/cubin_internal.h - the in-memory cubin shared by cubin.c (parse,
  * layout, write, sections, symbols, relocations), nvinfo.c (EIATTR
  * records) and cubin_func.c (per-function facts and edits).
  *

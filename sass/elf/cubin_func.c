@@ -1,4 +1,4 @@
-/* sass/cubin_func.c - per-function facts of a cubin and the edits a
+/* sass/elf/cubin_func.c - per-function facts of a cubin and the edits a
  * rewriter makes to them.
  *
  * A function is an STT_FUNC symbol with a non-zero size whose section is

@@ -2,7 +2,7 @@
  * orion_sass_insn.
  *
  * Algorithm: the opcode (bits 0-11) is split into a 9-bit base and a 3-bit
- * form; the row of sass/ops.def (ORION_SASS_OP or ORION_SASS_ALT) with
+ * form; the row of sass/codec/ops.def (ORION_SASS_OP or ORION_SASS_ALT) with
  * that base and that form in the architecture's column gives the opcode
  * (its class and memory space) and the operand layout, a short string read
  * left to right (its grammar is in the .def header).  Each token takes its bits out of the

@@ -1,4 +1,4 @@
-/* sass/cubin.c - cubin parse (through libelf), layout and write; sections,
+/* sass/elf/cubin.c - cubin parse (through libelf), layout and write; sections,
  * symbols and relocations.  See include/orion/cubin.h for the contract.
  *
  * Parse: the input is copied; libelf (elf_memory on the copy) gives the ELF

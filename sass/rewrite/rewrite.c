@@ -3,7 +3,7 @@
  *
  * Algorithm:
  *   1. check every refusal condition before touching the cubin;
- *   2. lay the frame out (sass/stack.c: PTXAS, SUM or the compressible
+ *   2. lay the frame out (sass/rewrite/stack.c: PTXAS, SUM or the compressible
  *      stack) and size the region;
  *   3. build the new text section: the old one with, in every function of
  *      the call tree, LDL/STL [R1+off] -> LDS/STS [R1+off'] (with a split
@@ -314,7 +314,7 @@ static orion_status displaced(const unsigned char *code, uint64_t from, unsigned
   return enc(&x, dst);
 }
 
-/* The two stubs of a MOVES call site (sass/callsite.c has the shape) at
+/* The two stubs of a MOVES call site (sass/rewrite/callsite.c has the shape) at
  * *stub; the CALL is at byte `call` of the section. */
 static orion_status emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
                               uint64_t *stub, unsigned char *code) {
@@ -371,7 +371,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     REFUSE("the kernel does not start its text section");
   /* the section's functions must all be the kernel's call tree
    * (whole-program output gives each kernel its own copies): checked
-   * against the tree sass/stack.c collects, below */
+   * against the tree sass/rewrite/stack.c collects, below */
   size_t n_local = 0, n_tree = 0, n4 = 0, nwide = 0, stub_insns = 0;
   unsigned gran = 0;
   uint64_t last_end = 0;

@@ -48,7 +48,7 @@
  *           matching gives the layout with the fewest moves for those
  *           heights, and each call with moves becomes a site
  *           (sassrw_site: live sets above B_k go to dead slots below it
- *           before the call and come back after it; sass/callsite.c places
+ *           before the call and come back after it; sass/rewrite/callsite.c places
  *           them).
  * For CSTACK and MOVES, top-down, a callee's base is the largest (caller
  * base + B_k) over its call sites: a static base gives the same region as
@@ -115,7 +115,7 @@ static int collect(sassrw_tree *t, const orion_sassrw *a, size_t v, unsigned cha
   return 0;
 }
 
-/* sassrw_internal.h has the contract (shared with sass/callsite.c). */
+/* sassrw_internal.h has the contract (shared with sass/rewrite/callsite.c). */
 int sassrw_insn_flow(const orion_cubin *c, const sassrw_tree *t, const orion_cubin_func *f, size_t size,
                      size_t k, const orion_sass_insn *x, uint32_t s[2], size_t *callee) {
   int cond = x->guard != ORION_SASS_PT || x->guard_neg, rc = 0;

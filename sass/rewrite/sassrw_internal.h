@@ -1,4 +1,4 @@
-/* sassrw_internal.h - the call-tree frame layouts of sass/stack.c, shared
+/* sassrw_internal.h - the call-tree frame layouts of sass/rewrite/stack.c, shared
  * with sass/rewrite.c.  Not a public interface. */
 #ifndef ORION_SASSRW_INTERNAL_H
 #define ORION_SASSRW_INTERNAL_H
@@ -16,7 +16,7 @@ enum { SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM, SASSRW_LAYOUT_CSTACK, SASSRW_LAYO
 /* A call site of the MOVES layout with moves: before the CALL the live
  * granules from[j] (>= the height) go to the dead granules to[j] (below it),
  * after it they come back (absolute new granules of the layout).  The
- * moves go through register temp in two stubs (sass/callsite.c): pre
+ * moves go through register temp in two stubs (sass/rewrite/callsite.c): pre
  * replaces the instruction before the CALL, ret the one the call returns
  * to; each stub runs the displaced instruction (pre: first, ret: last). */
 typedef struct sassrw_site {
@@ -51,7 +51,7 @@ typedef struct sassrw_tree {
 orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
                                uint32_t frame_bytes, int min_heights, sassrw_tree *t);
 void sassrw_tree_free(sassrw_tree *t);
-/* sass/callsite.c: place every site of t's MOVES layout (temp register,
+/* sass/rewrite/callsite.c: place every site of t's MOVES layout (temp register,
  * displaceable neighbours of the CALL); when one cannot be placed, MOVES
  * becomes invalid with the reason.  G-byte granules move in 4-byte pieces,
  * split says wider accesses are split (t->gran 4): such an access cannot be
