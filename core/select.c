@@ -97,6 +97,87 @@ static void add_pad(orion_selection *s, int budget, orion_role role, int sm,
   add_version(s, budget, role, 0, warps, 1);
 }
 
+/* The walk up from the original's warps (max_live at or above the
+ * threshold): the conservative level, steps above it, then levels between
+ * it and the original, and a fail-safe padding below the original. */
+static void select_increasing(orion_selection *s,
+                              const orion_select_input *in,
+                              const orion_occ_level *levels, int n, int budget,
+                              int r0, int B, unsigned smem, int wpb) {
+  int w0 = s->original_warps;
+  s->direction = ORION_DIR_INCREASING;
+  /* Levels above W0, in ascending warps order: levels[] is descending,
+   * so walk it backwards. */
+  int above[MAX_LEVELS], na = 0;
+  for (int i = n - 1; i >= 0; i--)
+    if (levels[i].warps_per_sm > w0)
+      above[na++] = i;
+  int cons = -1; /* index into above[] */
+  for (int a = 0; a < na; a++) {
+    const orion_occ_level *L = &levels[above[a]];
+    int spill = in->max_live - L->max_regs;
+    unsigned need = smem + (unsigned)(spill > 0 ? spill : 0) * 4u * (unsigned)B;
+    if (warps_at(in->sm, L->max_regs, B, need) >= L->warps_per_sm)
+      cons = a; /* keep the highest that passes */
+  }
+  if (na > 0 && cons < 0)
+    cons = 0;
+  int reserve_failsafe = w0 > wpb ? 1 : 0;
+  if (cons >= 0) {
+    const orion_occ_level *C = &levels[above[cons]];
+    add_version(s, budget - reserve_failsafe, ORION_ROLE_CONSERVATIVE,
+                C->max_regs, C->warps_per_sm, 0);
+    int room = budget - reserve_failsafe - s->n_versions;
+    int nsteps = na - 1 - cons; /* levels above the conservative one */
+    if (room > 0 && nsteps > 0) {
+      int take = nsteps < room ? nsteps : room;
+      /* Sample `take` of above[cons+1 .. na-1], always the last. */
+      for (int t = 1; t <= take; t++) {
+        int a = cons + (int)((long)nsteps * t / take);
+        const orion_occ_level *L = &levels[above[a]];
+        add_version(s, budget - reserve_failsafe, ORION_ROLE_STEP,
+                    L->max_regs, L->warps_per_sm, 0);
+      }
+    }
+    /* Budget left: levels between the original and the conservative one,
+     * evenly spaced starting next to the original. */
+    room = budget - reserve_failsafe - s->n_versions;
+    if (room > 0 && cons > 0) {
+      int take = cons < room ? cons : room;
+      for (int t = 0; t < take; t++) {
+        const orion_occ_level *L = &levels[above[(long)t * cons / take]];
+        add_version(s, budget - reserve_failsafe, ORION_ROLE_STEP,
+                    L->max_regs, L->warps_per_sm, 0);
+      }
+    }
+  } else {
+    /* max_live == T exactly: the original already sits on the top level
+     * by the estimate; a clone at T guards against ptxas overhead. */
+    add_version(s, budget - reserve_failsafe, ORION_ROLE_CONSERVATIVE,
+                s->threshold, s->max_warps, 0);
+  }
+  if (reserve_failsafe)
+    add_pad(s, budget, ORION_ROLE_FAILSAFE, in->sm, r0, B, smem, w0 - wpb);
+}
+
+/* The walk down (max_live below the threshold): a fail-safe clone at the
+ * threshold when max_live is at least half of it, then paddings to 3/4,
+ * 1/2 and 1/4 of the original's blocks. */
+static void select_decreasing(orion_selection *s,
+                              const orion_select_input *in, int budget,
+                              int r0, int B, unsigned smem, int wpb) {
+  s->direction = ORION_DIR_DECREASING;
+  if (2 * in->max_live >= s->threshold)
+    add_version(s, budget, ORION_ROLE_FAILSAFE, s->threshold, s->max_warps, 0);
+  int blocks0 = s->original_warps / wpb;
+  static const int num[3] = {3, 1, 1}, den[3] = {4, 2, 4};
+  for (int i = 0; i < 3; i++) {
+    int b = (blocks0 * num[i] + den[i] / 2) / den[i];
+    if (b >= 1 && b < blocks0)
+      add_pad(s, budget, ORION_ROLE_STEP, in->sm, r0, B, smem, b * wpb);
+  }
+}
+
 orion_status orion_select_versions(const orion_select_input *in,
                                    orion_selection *out) {
   if (!in || !out)
@@ -136,73 +217,10 @@ orion_status orion_select_versions(const orion_select_input *in,
   int wpb = (B + lim->warp_size - 1) / lim->warp_size;
 
   add_version(&s, budget, ORION_ROLE_ORIGINAL, 0, w0, 0);
-
-  if (in->max_live >= s.threshold) {
-    s.direction = ORION_DIR_INCREASING;
-    /* Levels above W0, in ascending warps order: levels[] is descending,
-     * so walk it backwards. */
-    int above[MAX_LEVELS], na = 0;
-    for (int i = n - 1; i >= 0; i--)
-      if (levels[i].warps_per_sm > w0)
-        above[na++] = i;
-    int cons = -1; /* index into above[] */
-    for (int a = 0; a < na; a++) {
-      const orion_occ_level *L = &levels[above[a]];
-      int spill = in->max_live - L->max_regs;
-      unsigned need = smem + (unsigned)(spill > 0 ? spill : 0) * 4u * (unsigned)B;
-      if (warps_at(in->sm, L->max_regs, B, need) >= L->warps_per_sm)
-        cons = a; /* keep the highest that passes */
-    }
-    if (na > 0 && cons < 0)
-      cons = 0;
-    int reserve_failsafe = w0 > wpb ? 1 : 0;
-    if (cons >= 0) {
-      const orion_occ_level *C = &levels[above[cons]];
-      add_version(&s, budget - reserve_failsafe, ORION_ROLE_CONSERVATIVE,
-                  C->max_regs, C->warps_per_sm, 0);
-      int room = budget - reserve_failsafe - s.n_versions;
-      int nsteps = na - 1 - cons; /* levels above the conservative one */
-      if (room > 0 && nsteps > 0) {
-        int take = nsteps < room ? nsteps : room;
-        /* Sample `take` of above[cons+1 .. na-1], always the last. */
-        for (int t = 1; t <= take; t++) {
-          int a = cons + (int)((long)nsteps * t / take);
-          const orion_occ_level *L = &levels[above[a]];
-          add_version(&s, budget - reserve_failsafe, ORION_ROLE_STEP,
-                      L->max_regs, L->warps_per_sm, 0);
-        }
-      }
-      /* Budget left: levels between the original and the conservative one,
-       * evenly spaced starting next to the original. */
-      room = budget - reserve_failsafe - s.n_versions;
-      if (room > 0 && cons > 0) {
-        int take = cons < room ? cons : room;
-        for (int t = 0; t < take; t++) {
-          const orion_occ_level *L = &levels[above[(long)t * cons / take]];
-          add_version(&s, budget - reserve_failsafe, ORION_ROLE_STEP,
-                      L->max_regs, L->warps_per_sm, 0);
-        }
-      }
-    } else {
-      /* max_live == T exactly: the original already sits on the top level
-       * by the estimate; a clone at T guards against ptxas overhead. */
-      add_version(&s, budget - reserve_failsafe, ORION_ROLE_CONSERVATIVE,
-                  s.threshold, s.max_warps, 0);
-    }
-    if (reserve_failsafe)
-      add_pad(&s, budget, ORION_ROLE_FAILSAFE, in->sm, r0, B, smem, w0 - wpb);
-  } else {
-    s.direction = ORION_DIR_DECREASING;
-    if (2 * in->max_live >= s.threshold)
-      add_version(&s, budget, ORION_ROLE_FAILSAFE, s.threshold, s.max_warps, 0);
-    int blocks0 = w0 / wpb;
-    static const int num[3] = {3, 1, 1}, den[3] = {4, 2, 4};
-    for (int i = 0; i < 3; i++) {
-      int b = (blocks0 * num[i] + den[i] / 2) / den[i];
-      if (b >= 1 && b < blocks0)
-        add_pad(&s, budget, ORION_ROLE_STEP, in->sm, r0, B, smem, b * wpb);
-    }
-  }
+  if (in->max_live >= s.threshold)
+    select_increasing(&s, in, levels, n, budget, r0, B, smem, wpb);
+  else
+    select_decreasing(&s, in, budget, r0, B, smem, wpb);
   *out = s;
   return ORION_OK;
 }

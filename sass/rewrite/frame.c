@@ -115,156 +115,154 @@ static int ends_block(const orion_sass_insn *x) {
 
 static int guarded(const orion_sass_insn *x) { return x->guard != ORION_SASS_PT || x->guard_neg; }
 
-/* Analyse function fi; text = its code. */
-static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
+/* The scan of one function's instructions by analyze_fn. */
+typedef struct {
+  const orion_cubin *c;
   orion_cubin_func f;
-  const unsigned char *text;
-  size_t size;
-  if (orion_cubin_get_func(c, fi, &f) || orion_cubin_func_text(c, fi, &text, &size))
-    return ORION_ERR_INTERNAL;
-  if (!(r->name = strdup(f.name)))
-    return ORION_ERR_NOMEM;
+  size_t size, n;        /* bytes and instructions of code */
+  unsigned char *leader; /* n + 1 entries: instruction i starts a block */
+  int in_entry, seen_local;
+  size_t slot_cap, callee_cap;
+} fn_scan;
+
+/* Block leaders from x's branch target and from its ending a block. */
+static void scan_target(fn_rec *r, fn_scan *s, const orion_sass_insn *x, size_t i) {
+  uint64_t at = i * 16;
+  if (x->has_target) {
+    int64_t t = (int64_t)at + 16 + x->target;
+    if (x->cls == ORION_SASS_CALL || x->cls == ORION_SASS_RET) {
+      /* calls are resolved below, against the section; RET.REL's field
+       * is relative to the section start, not a branch */
+    } else if (t < 0 || t > (int64_t)s->size || t % 16) {
+      unsafe(r, "%s", at, "branch target outside the function");
+    } else {
+      s->leader[t / 16] = 1;
+    }
+  }
+  if (ends_block(x) && i + 1 <= s->n)
+    s->leader[i + 1] = 1;
+}
+
+/* A CALL: the callee resolved against the functions of the section and
+ * added to r's callees once. */
+static orion_status scan_call(fn_rec *r, fn_scan *s, const orion_sass_insn *x, uint64_t at) {
   orion_sassrw_func *p = &r->pub;
-  p->func = fi;
-  p->name = r->name;
-  p->is_kernel = f.is_kernel;
-  p->size = size;
-  p->r1_init_cbank = -1;
-  p->r1_init_at = -1;
-  size_t n = size / 16;
-  p->n_insns = n;
-  if (size % 16)
-    unsafe(r, "%s", size, "code size not a multiple of 16");
-  orion_sass_insn *in = calloc(n ? n : 1, sizeof *in);
-  unsigned char *leader = calloc(n + 1, 1), *ok = calloc(n ? n : 1, 1);
-  size_t slot_cap = 0, callee_cap = 0;
-  orion_status st = ORION_OK;
-  if (!in || !leader || !ok) {
-    st = ORION_ERR_NOMEM;
-    goto out;
-  }
-  if (n)
-    leader[0] = 1;
-  int in_entry = 1, seen_local = 0;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t at = i * 16;
-    orion_sass_insn *x = &in[i];
-    if (orion_sass_decode(orion_sass_word_load(text + at), x) != ORION_OK) {
-      unsafe(r, "%s", at, "unknown instruction");
-      in_entry = 0;
-      continue;
-    }
-    ok[i] = 1;
-    if (leader[i] && i)
-      in_entry = 0;
-    if (x->has_target) {
-      int64_t t = (int64_t)at + 16 + x->target;
-      if (x->cls == ORION_SASS_CALL || x->cls == ORION_SASS_RET) {
-        /* calls are resolved below, against the section; RET.REL's field
-         * is relative to the section start, not a branch */
-      } else if (t < 0 || t > (int64_t)size || t % 16) {
-        unsafe(r, "%s", at, "branch target outside the function");
-      } else {
-        leader[t / 16] = 1;
-      }
-    }
-    if (ends_block(x) && i + 1 <= n)
-      leader[i + 1] = 1;
-    if (x->cls == ORION_SASS_CALL) {
-      p->n_calls++;
-      in_entry = 0;
-      size_t callee = (size_t)-1;
-      if (x->has_target) {
-        uint64_t abs = f.value + at + 16 + (uint64_t)x->target;
-        for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
-          orion_cubin_func g;
-          if (!orion_cubin_get_func(c, k, &g) && g.text == f.text && g.value == abs) {
-            callee = k;
-            break;
-          }
-        }
-      }
-      if (callee == (size_t)-1) {
-        unsafe(r, "%s", at, "indirect or unresolved call");
-      } else {
-        size_t k = 0;
-        while (k < p->n_callees && r->callees[k] != callee)
-          k++;
-        if (k == p->n_callees) {
-          if (p->n_callees == callee_cap) {
-            size_t nc = callee_cap ? callee_cap * 2 : 4;
-            size_t *ncs = realloc(r->callees, nc * sizeof *ncs);
-            if (!ncs) {
-              st = ORION_ERR_NOMEM;
-              goto out;
-            }
-            r->callees = ncs;
-            callee_cap = nc;
-          }
-          r->callees[p->n_callees++] = callee;
-        }
-      }
-    }
-    if (x->space == ORION_SASS_SPACE_SHARED ||
-        ((x->op == ORION_SASS_OP_S2R || x->op == ORION_SASS_OP_S2UR) &&
-         ((x->rest.hi >> 8) & 0xff) == SR_CGACTAID))
-      p->shared_access = 1;
-    /* R1 */
-    int32_t delta;
-    int is_local = x->op == ORION_SASS_OP_LDL || x->op == ORION_SASS_OP_STL;
-    if (r1_move(x, &delta)) {
-      p->n_r1_moves++;
-      if (in_entry && !seen_local)
-        p->r1_entry_delta += delta;
-      else
-        p->r1_moves_outside_entry = 1;
-      continue;
-    }
-    for (unsigned k = 0; k < x->nregs; k++) {
-      const orion_sass_reg *g = &x->regs[k];
-      if (!touches_r1(g))
-        continue;
-      if (g->def) {
-        if (x->op == ORION_SASS_OP_LDC && is_r1(g) && x->cbank == 0 && !guarded(x) && p->r1_init_at < 0) {
-          p->r1_init_cbank = x->cbank_off;
-          p->r1_init_at = (int64_t)at;
-          if (!in_entry || seen_local)
-            unsafe(r, "%s", at, "R1 loaded after the entry block");
-        } else {
-          unsafe(r, "R1 written by %s", at, orion_sass_op_name(x->op));
-        }
-      } else if (!(is_local && k == x->mem_base_index && is_r1(g))) {
-        unsafe(r, "R1 read by %s (the stack pointer escapes)", at, orion_sass_op_name(x->op));
-      }
-    }
-    if (is_local) {
-      p->n_local++;
-      seen_local = 1;
-      const orion_sass_reg *b = &x->regs[x->mem_base_index];
-      int uniform_index = 0;
-      for (unsigned k = 0; k < x->nregs; k++)
-        if (x->regs[k].file == ORION_SASS_UR && x->regs[k].num != ORION_SASS_URZ)
-          uniform_index = 1;
-      if (!is_r1(b) || uniform_index) {
-        unsafe(r, "%s with a base other than R1 (indexed local memory)", at, orion_sass_op_name(x->op));
-      } else {
-        unsigned bytes = x->mem_bytes;
-        if (add_slot(r, &slot_cap, x->mem_off, bytes, x->op == ORION_SASS_OP_STL)) {
-          st = ORION_ERR_NOMEM;
-          goto out;
-        }
-        if (bytes < 4)
-          p->subword = 1;
-        if (bytes && x->mem_off % (int32_t)bytes)
-          p->misaligned = 1;
-        if (x->mem_off >= 0 && (uint32_t)x->mem_off + bytes > p->frame_bytes)
-          p->frame_bytes = (uint32_t)x->mem_off + bytes;
-        if (bytes > p->max_access)
-          p->max_access = bytes;
+  p->n_calls++;
+  s->in_entry = 0;
+  size_t callee = (size_t)-1;
+  if (x->has_target) {
+    uint64_t abs = s->f.value + at + 16 + (uint64_t)x->target;
+    for (size_t k = 0; k < orion_cubin_func_count(s->c); k++) {
+      orion_cubin_func g;
+      if (!orion_cubin_get_func(s->c, k, &g) && g.text == s->f.text && g.value == abs) {
+        callee = k;
+        break;
       }
     }
   }
-  /* blocks and edges */
+  if (callee == (size_t)-1) {
+    unsafe(r, "%s", at, "indirect or unresolved call");
+    return ORION_OK;
+  }
+  size_t k = 0;
+  while (k < p->n_callees && r->callees[k] != callee)
+    k++;
+  if (k < p->n_callees)
+    return ORION_OK;
+  if (p->n_callees == s->callee_cap) {
+    size_t nc = s->callee_cap ? s->callee_cap * 2 : 4;
+    size_t *ncs = realloc(r->callees, nc * sizeof *ncs);
+    if (!ncs)
+      return ORION_ERR_NOMEM;
+    r->callees = ncs;
+    s->callee_cap = nc;
+  }
+  r->callees[p->n_callees++] = callee;
+  return ORION_OK;
+}
+
+/* Every other use of R1: its LDC set-up, or what makes the function unsafe
+ * (R1 written otherwise, or read but as a local access's base). */
+static void scan_r1_uses(fn_rec *r, const fn_scan *s, const orion_sass_insn *x, uint64_t at, int is_local) {
+  orion_sassrw_func *p = &r->pub;
+  for (unsigned k = 0; k < x->nregs; k++) {
+    const orion_sass_reg *g = &x->regs[k];
+    if (!touches_r1(g))
+      continue;
+    if (g->def) {
+      if (x->op == ORION_SASS_OP_LDC && is_r1(g) && x->cbank == 0 && !guarded(x) && p->r1_init_at < 0) {
+        p->r1_init_cbank = x->cbank_off;
+        p->r1_init_at = (int64_t)at;
+        if (!s->in_entry || s->seen_local)
+          unsafe(r, "%s", at, "R1 loaded after the entry block");
+      } else {
+        unsafe(r, "R1 written by %s", at, orion_sass_op_name(x->op));
+      }
+    } else if (!(is_local && k == x->mem_base_index && is_r1(g))) {
+      unsafe(r, "R1 read by %s (the stack pointer escapes)", at, orion_sass_op_name(x->op));
+    }
+  }
+}
+
+/* An LDL/STL: its frame slot, width and alignment. */
+static orion_status scan_local(fn_rec *r, fn_scan *s, const orion_sass_insn *x, uint64_t at) {
+  orion_sassrw_func *p = &r->pub;
+  p->n_local++;
+  s->seen_local = 1;
+  const orion_sass_reg *b = &x->regs[x->mem_base_index];
+  int uniform_index = 0;
+  for (unsigned k = 0; k < x->nregs; k++)
+    if (x->regs[k].file == ORION_SASS_UR && x->regs[k].num != ORION_SASS_URZ)
+      uniform_index = 1;
+  if (!is_r1(b) || uniform_index) {
+    unsafe(r, "%s with a base other than R1 (indexed local memory)", at, orion_sass_op_name(x->op));
+    return ORION_OK;
+  }
+  unsigned bytes = x->mem_bytes;
+  if (add_slot(r, &s->slot_cap, x->mem_off, bytes, x->op == ORION_SASS_OP_STL))
+    return ORION_ERR_NOMEM;
+  if (bytes < 4)
+    p->subword = 1;
+  if (bytes && x->mem_off % (int32_t)bytes)
+    p->misaligned = 1;
+  if (x->mem_off >= 0 && (uint32_t)x->mem_off + bytes > p->frame_bytes)
+    p->frame_bytes = (uint32_t)x->mem_off + bytes;
+  if (bytes > p->max_access)
+    p->max_access = bytes;
+  return ORION_OK;
+}
+
+/* One decoded instruction i: leaders, calls, shared accesses, R1 moves and
+ * uses, local accesses. */
+static orion_status scan_insn(fn_rec *r, fn_scan *s, const orion_sass_insn *x, size_t i) {
+  orion_sassrw_func *p = &r->pub;
+  uint64_t at = i * 16;
+  orion_status st;
+  if (s->leader[i] && i)
+    s->in_entry = 0;
+  scan_target(r, s, x, i);
+  if (x->cls == ORION_SASS_CALL && (st = scan_call(r, s, x, at)) != ORION_OK)
+    return st;
+  if (x->space == ORION_SASS_SPACE_SHARED ||
+      ((x->op == ORION_SASS_OP_S2R || x->op == ORION_SASS_OP_S2UR) && ((x->rest.hi >> 8) & 0xff) == SR_CGACTAID))
+    p->shared_access = 1;
+  int32_t delta;
+  int is_local = x->op == ORION_SASS_OP_LDL || x->op == ORION_SASS_OP_STL;
+  if (r1_move(x, &delta)) {
+    p->n_r1_moves++;
+    if (s->in_entry && !s->seen_local)
+      p->r1_entry_delta += delta;
+    else
+      p->r1_moves_outside_entry = 1;
+    return ORION_OK;
+  }
+  scan_r1_uses(r, s, x, at, is_local);
+  return is_local ? scan_local(r, s, x, at) : ORION_OK;
+}
+
+/* Blocks and edges of the decoded instructions. */
+static void count_blocks(orion_sassrw_func *p, const orion_sass_insn *in, const unsigned char *leader,
+                         const unsigned char *ok, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (leader[i])
       p->n_blocks++;
@@ -276,13 +274,59 @@ static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
     int jumps = x->cls == ORION_SASS_BRANCH && x->has_target;
     p->n_edges += (size_t)to_next + (size_t)jumps;
   }
+}
+
+/* Analyse function fi; text = its code. */
+static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
+  fn_scan s;
+  memset(&s, 0, sizeof s);
+  s.c = c;
+  const unsigned char *text;
+  if (orion_cubin_get_func(c, fi, &s.f) || orion_cubin_func_text(c, fi, &text, &s.size))
+    return ORION_ERR_INTERNAL;
+  if (!(r->name = strdup(s.f.name)))
+    return ORION_ERR_NOMEM;
+  orion_sassrw_func *p = &r->pub;
+  p->func = fi;
+  p->name = r->name;
+  p->is_kernel = s.f.is_kernel;
+  p->size = s.size;
+  p->r1_init_cbank = -1;
+  p->r1_init_at = -1;
+  size_t n = s.n = s.size / 16;
+  p->n_insns = n;
+  if (s.size % 16)
+    unsafe(r, "%s", s.size, "code size not a multiple of 16");
+  orion_sass_insn *in = calloc(n ? n : 1, sizeof *in);
+  unsigned char *ok = calloc(n ? n : 1, 1);
+  s.leader = calloc(n + 1, 1);
+  orion_status st = ORION_OK;
+  if (!in || !s.leader || !ok) {
+    st = ORION_ERR_NOMEM;
+    goto out;
+  }
+  if (n)
+    s.leader[0] = 1;
+  s.in_entry = 1;
+  for (size_t i = 0; i < n && st == ORION_OK; i++) {
+    if (orion_sass_decode(orion_sass_word_load(text + i * 16), &in[i]) != ORION_OK) {
+      unsafe(r, "%s", i * 16, "unknown instruction");
+      s.in_entry = 0;
+      continue;
+    }
+    ok[i] = 1;
+    st = scan_insn(r, &s, &in[i], i);
+  }
+  if (st != ORION_OK)
+    goto out;
+  count_blocks(p, in, s.leader, ok, n);
   if (p->n_slots)
     qsort(r->slots, p->n_slots, sizeof *r->slots, slot_cmp);
   p->slots = r->slots;
   p->callees = r->callees;
 out:
   free(in);
-  free(leader);
+  free(s.leader);
   free(ok);
   return st;
 }

@@ -73,12 +73,6 @@ static orion_cubin_status add_shared(orion_cubin *c, const orion_cubin_func *f, 
                                         size, &idx);
 }
 
-#define REFUSE(...)                                          \
-  do {                                                       \
-    snprintf(res->msg, sizeof res->msg, __VA_ARGS__);        \
-    goto done;                                               \
-  } while (0)
-
 static orion_status enc(const orion_sass_insn *x, unsigned char *dst) {
   orion_sass_word w;
   orion_status st = orion_sass_encode(x, &w);
@@ -345,228 +339,246 @@ static orion_status emit_site(const sassrw_site *s, uint64_t call, uint32_t regi
   return st;
 }
 
-orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, size_t func,
-                                         const orion_sassrw_opts *opts, orion_sassrw_result *res) {
-  if (!c || !a || !res || !opts)
-    return ORION_ERR_INVALID_ARG;
-  memset(res, 0, sizeof *res);
-  const orion_sassrw_func *fr = orion_sassrw_get(a, func);
+/* One kernel's rewrite, carried through the phases of
+ * orion_sassrw_rewrite_kernel; st is the status the call returns. */
+typedef struct {
+  orion_cubin *c;
+  const orion_sassrw *a;
+  size_t func;
+  const orion_sassrw_opts *opts;
+  orion_sassrw_result *res;
+  const orion_sassrw_func *fr;
   orion_cubin_func f;
-  if (!fr || orion_cubin_get_func(c, func, &f))
-    return ORION_ERR_INVALID_ARG;
-  unsigned char *code = NULL;
-  orion_status st = ORION_OK;
   orion_cubin_section ts;
   sassrw_tree tree;
-  memset(&tree, 0, sizeof tree);
+  orion_status st;
+  size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved;
+  unsigned gran;
+  int64_t F, thr;
+  int add_bound, split, layout;
+  uint32_t region;
+  uint64_t chunks, bytes, P0, nsz;
+  unsigned char *code;
+} rw_kernel;
 
-  /* ---- 1. refusals ---- */
-  if (!f.is_kernel)
-    REFUSE("not a kernel");
-  if (!fr->safe)
-    REFUSE("unsafe: %s", fr->reason);
-  if (orion_cubin_get_section(c, f.text, &ts))
-    return ORION_ERR_INTERNAL;
-  if (f.value != 0)
-    REFUSE("the kernel does not start its text section");
-  /* the section's functions must all be the kernel's call tree
-   * (whole-program output gives each kernel its own copies): checked
-   * against the tree sass/rewrite/stack.c collects, below */
-  size_t n_local = 0, n_tree = 0, n4 = 0, nwide = 0, stub_insns = 0;
-  unsigned gran = 0;
+/* Phases return 0 to go on, 1 to stop: a refusal (res->msg says why, st
+ * is what the call returns) or an error (st). */
+#define STOP(...)                                            \
+  do {                                                       \
+    snprintf(k->res->msg, sizeof k->res->msg, __VA_ARGS__);  \
+    return 1;                                                \
+  } while (0)
+#define FAIL(status) return (k->st = (status)), 1
+
+/* Refusals over the functions of the kernel's text section (they must
+ * all be the kernel's call tree, which sass/stack.c collects and lay_out
+ * checks): the tree's counts, the widest access and the last function. */
+static int refuse_section(rw_kernel *k) {
   uint64_t last_end = 0;
-  size_t last = func;
-  int64_t F = -fr->r1_entry_delta;
-  for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
+  k->last = k->func;
+  for (size_t i = 0; i < orion_cubin_func_count(k->c); i++) {
     orion_cubin_func g;
-    if (orion_cubin_get_func(c, k, &g) || g.text != f.text)
+    if (orion_cubin_get_func(k->c, i, &g) || g.text != k->f.text)
       continue;
-    const orion_sassrw_func *gr = orion_sassrw_get(a, k);
-    if (k != func && (gr->r1_init_at >= 0 || gr->n_r1_moves))
-      REFUSE("callee %s loads or moves the stack pointer (ABI calls)", g.name);
+    const orion_sassrw_func *gr = orion_sassrw_get(k->a, i);
+    if (i != k->func && (gr->r1_init_at >= 0 || gr->n_r1_moves))
+      STOP("callee %s loads or moves the stack pointer (ABI calls)", g.name);
     if (gr->subword || gr->misaligned)
-      REFUSE("%s frame access in %s", gr->subword ? "sub-word" : "misaligned", g.name);
-    if (gr->n_slots && (gr->slots[0].off < 0 || (int64_t)gr->frame_bytes > F))
-      REFUSE("frame access in %s outside [R1, R1 + %" PRId64 ")", g.name, F);
-    n_local += gr->n_local;
-    n_tree++;
-    count_widths(gr, &n4, &nwide, &stub_insns);
-    if (gr->max_access > gran)
-      gran = gr->max_access;
+      STOP("%s frame access in %s", gr->subword ? "sub-word" : "misaligned", g.name);
+    if (gr->n_slots && (gr->slots[0].off < 0 || (int64_t)gr->frame_bytes > k->F))
+      STOP("frame access in %s outside [R1, R1 + %" PRId64 ")", g.name, k->F);
+    k->n_local += gr->n_local;
+    k->n_tree++;
+    count_widths(gr, &k->n4, &k->nwide, &k->stub_insns);
+    if (gr->max_access > k->gran)
+      k->gran = gr->max_access;
     if (g.value + g.size >= last_end) {
       last_end = g.value + g.size;
-      last = k;
+      k->last = i;
     }
   }
-  if (!n_local)
-    REFUSE("no local-memory accesses: nothing to move");
-  if (fr->r1_init_at != 0 || fr->r1_moves_outside_entry)
-    REFUSE("R1 is not set up by an LDC at the first instruction and entry moves only");
-  if (F <= 0)
-    REFUSE("no frame reserved by the entry's R1 moves");
-  if (!opts->no_dynamic_smem)
-    REFUSE("may use dynamic shared memory (pass --no-dynamic-smem when it does not)");
-  if (f.regcount < 7)
-    REFUSE("fewer than 7 registers for the prologue");
-  if (ts.size % 16 || last_end > ts.size)
-    REFUSE("its text section has an odd size");
-  int64_t thr = f.max_threads[0] >= 0 ? f.max_threads[0] * f.max_threads[1] * f.max_threads[2]
-                : f.reqntid[0] >= 0    ? f.reqntid[0] * f.reqntid[1] * f.reqntid[2]
-                                       : -1;
-  int add_bound = 0;
-  if (thr <= 0 && opts->block > 0 && opts->block <= 1024 && f.nvinfo) {
-    thr = opts->block;
-    add_bound = 1;
-  }
-  if (thr <= 0)
-    REFUSE("no maximum block size (launch bounds / .maxntid)");
-  if (!f.shared && !orion_cubin_find_section(c, ".nv.shared.reserved.0"))
-    REFUSE("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
+  if (!k->n_local)
+    STOP("no local-memory accesses: nothing to move");
+  if (k->fr->r1_init_at != 0 || k->fr->r1_moves_outside_entry)
+    STOP("R1 is not set up by an LDC at the first instruction and entry moves only");
+  if (k->F <= 0)
+    STOP("no frame reserved by the entry's R1 moves");
+  if (!k->opts->no_dynamic_smem)
+    STOP("may use dynamic shared memory (pass --no-dynamic-smem when it does not)");
+  if (k->f.regcount < 7)
+    STOP("fewer than 7 registers for the prologue");
+  if (k->ts.size % 16 || last_end > k->ts.size)
+    STOP("its text section has an odd size");
+  return 0;
+}
 
-  if ((unsigned)opts->granule > ORION_SASSRW_GRANULE_WIDE)
-    return ORION_ERR_INVALID_ARG;
+/* Phase 1: every refusal condition, before the cubin is touched; sets the
+ * block size (thr, add_bound) and the granule (gran, split). */
+static int refuse(rw_kernel *k) {
+  const orion_cubin_func *f = &k->f;
+  if (!f->is_kernel)
+    STOP("not a kernel");
+  if (!k->fr->safe)
+    STOP("unsafe: %s", k->fr->reason);
+  if (orion_cubin_get_section(k->c, f->text, &k->ts))
+    FAIL(ORION_ERR_INTERNAL);
+  if (f->value != 0)
+    STOP("the kernel does not start its text section");
+  k->F = -k->fr->r1_entry_delta;
+  if (refuse_section(k))
+    return 1;
+  k->thr = f->max_threads[0] >= 0 ? f->max_threads[0] * f->max_threads[1] * f->max_threads[2]
+           : f->reqntid[0] >= 0    ? f->reqntid[0] * f->reqntid[1] * f->reqntid[2]
+                                   : -1;
+  if (k->thr <= 0 && k->opts->block > 0 && k->opts->block <= 1024 && f->nvinfo) {
+    k->thr = k->opts->block;
+    k->add_bound = 1;
+  }
+  if (k->thr <= 0)
+    STOP("no maximum block size (launch bounds / .maxntid)");
+  if (!f->shared && !orion_cubin_find_section(k->c, ".nv.shared.reserved.0"))
+    STOP("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
+
+  if ((unsigned)k->opts->granule > ORION_SASSRW_GRANULE_WIDE)
+    FAIL(ORION_ERR_INVALID_ARG);
   /* the granule: split wider accesses when asked, or (auto) when 4-byte
    * accesses outnumber them */
-  int split = gran > 4 && (opts->granule == ORION_SASSRW_GRANULE_SPLIT ||
-                           (opts->granule == ORION_SASSRW_GRANULE_AUTO && n4 > nwide));
-  if (split)
-    gran = 4;
+  k->split = k->gran > 4 && (k->opts->granule == ORION_SASSRW_GRANULE_SPLIT ||
+                             (k->opts->granule == ORION_SASSRW_GRANULE_AUTO && k->n4 > k->nwide));
+  if (k->split)
+    k->gran = 4;
   else
-    stub_insns = nwide = 0;
+    k->stub_insns = k->nwide = 0;
+  return 0;
+}
 
-  /* ---- 2. layout ---- */
-  if ((st = sassrw_tree_build(c, a, func, gran, (uint32_t)F, opts->min_heights, &tree)) != ORION_OK) {
-    orion_status e = st;
-    st = ORION_OK;
-    REFUSE("cannot lay the frame out: %s", orion_strerror(e));
-  }
-  if (tree.n != n_tree) /* the tree holds the functions the kernel's calls reach */
-    REFUSE("its text section holds %zu function(s) the kernel does not call", n_tree - tree.n);
-  if ((st = sassrw_sites_place(c, func, &tree, split)) != ORION_OK) {
-    orion_status e = st;
-    st = ORION_OK;
-    REFUSE("cannot place the moves at calls: %s", orion_strerror(e));
-  }
-  res->layouts_known = 1;
-  res->functions = n_tree;
-  for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
-    res->layout_bytes[l] = tree.valid[l] ? tree.region[l] * gran : 0;
-    snprintf(res->layout_why[l], sizeof res->layout_why[l], "%s", tree.why[l]);
-  }
-  int layout;
-  if (opts->layout == ORION_SASSRW_LAYOUT_AUTO) {
-    /* the smallest valid region; ties go to the earlier in this order
-     * (PTXAS is always valid; MOVES, which adds code, only when smaller) */
+/* The layout opts asks for, or under AUTO the smallest valid region; ties
+ * go to the earlier in this order (PTXAS is always valid; MOVES, which adds
+ * code, only when smaller). */
+static int pick_layout(rw_kernel *k) {
+  const sassrw_tree *t = &k->tree;
+  if (k->opts->layout == ORION_SASSRW_LAYOUT_AUTO) {
     static const int pref[4] = {SASSRW_LAYOUT_CSTACK, SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM,
                                 SASSRW_LAYOUT_MOVES};
-    layout = -1;
-    for (int k = 0; k < 4; k++)
-      if (tree.valid[pref[k]] && (layout < 0 || tree.region[pref[k]] < tree.region[layout]))
-        layout = pref[k];
-  } else if ((unsigned)opts->layout <= 4) {
-    layout = (int)opts->layout - 1;
-    if (!tree.valid[layout])
-      REFUSE("layout %s is not valid here: %s", layout_names[opts->layout], tree.why[layout]);
+    k->layout = -1;
+    for (int i = 0; i < 4; i++)
+      if (t->valid[pref[i]] && (k->layout < 0 || t->region[pref[i]] < t->region[k->layout]))
+        k->layout = pref[i];
+  } else if ((unsigned)k->opts->layout <= 4) {
+    k->layout = (int)k->opts->layout - 1;
+    if (!t->valid[k->layout])
+      STOP("layout %s is not valid here: %s", layout_names[k->opts->layout], t->why[k->layout]);
   } else {
-    return sassrw_tree_free(&tree), ORION_ERR_INVALID_ARG;
+    FAIL(ORION_ERR_INVALID_ARG);
   }
-  uint32_t region = f.shared ? (uint32_t)((f.shared_size + 15) & ~(uint64_t)15) : SM90_RESERVED_SMEM;
-  uint64_t chunks = tree.region[layout];
-  uint64_t bytes = chunks * (uint64_t)thr * gran;
-  if (region + bytes > STATIC_SMEM_MAX)
-    REFUSE("needs %" PRIu64 " bytes of shared memory (%" PRIu64 " slots of %u bytes x %" PRId64
-           " threads + %u), above the 48 KB static limit",
-           region + bytes, chunks, gran, thr, region);
+  return 0;
+}
 
-  size_t site_insns = layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&tree) : 0;
-  stub_insns += site_insns;
+/* Phase 2: lay the frame out (sass/stack.c), place the moves at calls,
+ * pick the layout and size the shared region. */
+static int lay_out(rw_kernel *k) {
+  orion_status e;
+  if ((e = sassrw_tree_build(k->c, k->a, k->func, k->gran, (uint32_t)k->F, k->opts->min_heights,
+                             &k->tree)) != ORION_OK)
+    STOP("cannot lay the frame out: %s", orion_strerror(e));
+  if (k->tree.n != k->n_tree) /* the tree holds the functions the kernel's calls reach */
+    STOP("its text section holds %zu function(s) the kernel does not call", k->n_tree - k->tree.n);
+  if ((e = sassrw_sites_place(k->c, k->func, &k->tree, k->split)) != ORION_OK)
+    STOP("cannot place the moves at calls: %s", orion_strerror(e));
+  orion_sassrw_result *res = k->res;
+  res->layouts_known = 1;
+  res->functions = k->n_tree;
+  for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
+    res->layout_bytes[l] = k->tree.valid[l] ? k->tree.region[l] * k->gran : 0;
+    snprintf(res->layout_why[l], sizeof res->layout_why[l], "%s", k->tree.why[l]);
+  }
+  if (pick_layout(k))
+    return 1;
+  k->region = k->f.shared ? (uint32_t)((k->f.shared_size + 15) & ~(uint64_t)15) : SM90_RESERVED_SMEM;
+  k->chunks = k->tree.region[k->layout];
+  k->bytes = k->chunks * (uint64_t)k->thr * k->gran;
+  if (k->region + k->bytes > STATIC_SMEM_MAX)
+    STOP("needs %" PRIu64 " bytes of shared memory (%" PRIu64 " slots of %u bytes x %" PRId64
+         " threads + %u), above the 48 KB static limit",
+         k->region + k->bytes, k->chunks, k->gran, k->thr, k->region);
+  k->site_insns = k->layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&k->tree) : 0;
+  k->stub_insns += k->site_insns;
+  return 0;
+}
 
-  /* ---- 3. new code ---- */
-  uint64_t align = ts.addralign > 16 ? ts.addralign : 16;
-  uint64_t P0 = ts.size, nsz = (P0 + (PROLOGUE + stub_insns) * 16 + align - 1) / align * align;
-  if (!(code = malloc(nsz)))
-    return sassrw_tree_free(&tree), ORION_ERR_NOMEM;
-  memcpy(code, ts.data, ts.size);
-  for (uint64_t o = P0; o < nsz; o += 16)
+/* Phase 3: the new text section in k->code: the old one rewritten, the
+ * prologue, the stubs and NOP padding; nothing in the cubin changes yet. */
+static int build(rw_kernel *k) {
+  const sassrw_tree *t = &k->tree;
+  uint64_t align = k->ts.addralign > 16 ? k->ts.addralign : 16;
+  k->P0 = k->ts.size;
+  k->nsz = (k->P0 + (PROLOGUE + k->stub_insns) * 16 + align - 1) / align * align;
+  if (!(k->code = malloc(k->nsz)))
+    FAIL(ORION_ERR_NOMEM);
+  unsigned char *code = k->code;
+  memcpy(code, k->ts.data, k->ts.size);
+  for (uint64_t o = k->P0; o < k->nsz; o += 16)
     orion_sass_word_store(W_NOP, code + o);
   orion_sass_insn ldc;
   if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
-    return free(code), sassrw_tree_free(&tree), ORION_ERR_INTERNAL;
-  if ((st = prologue(&ldc, gran, P0, 16, code + P0)) != ORION_OK ||
-      (st = bra(0, P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
-    orion_status e = st;
-    st = ORION_OK; /* nothing changed yet: a refusal */
-    REFUSE("prologue does not encode: %s", orion_strerror(e));
+    FAIL(ORION_ERR_INTERNAL);
+  if ((k->st = prologue(&ldc, k->gran, k->P0, 16, code + k->P0)) != ORION_OK ||
+      (k->st = bra(0, k->P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
+    orion_status e = k->st;
+    k->st = ORION_OK; /* nothing changed yet: a refusal */
+    STOP("prologue does not encode: %s", orion_strerror(e));
   }
-  size_t moved = 0;
-  uint64_t stub = P0 + PROLOGUE * 16;
-  for (size_t i = 0; i < tree.n; i++) {
+  uint64_t stub = k->P0 + PROLOGUE * 16;
+  for (size_t i = 0; i < t->n; i++) {
     uint64_t bad = 0;
-    long m = rewrite_fn(c, tree.funcs[i], tree.funcs[i] == func, &tree, layout, region, (uint64_t)thr,
-                        split, &stub, code, &st, &bad);
+    long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, t, k->layout, k->region,
+                        (uint64_t)k->thr, k->split, &stub, code, &k->st, &bad);
     if (m < 0) {
-      orion_status e = st;
-      st = ORION_OK;
-      REFUSE("instruction at +0x%" PRIx64 " does not encode: %s", bad, orion_strerror(e));
+      orion_status e = k->st;
+      k->st = ORION_OK;
+      STOP("instruction at +0x%" PRIx64 " does not encode: %s", bad, orion_strerror(e));
     }
-    moved += (size_t)m;
+    k->moved += (size_t)m;
   }
-  for (size_t j = 0; site_insns && j < tree.nsites; j++) {
+  for (size_t j = 0; k->site_insns && j < t->nsites; j++) {
     orion_cubin_func g;
-    orion_cubin_get_func(c, tree.funcs[tree.sites[j].fi], &g);
-    uint64_t call = g.value + 16 * tree.sites[j].call;
-    if ((st = emit_site(&tree.sites[j], call, region, (uint64_t)thr, gran, &stub, code)) != ORION_OK) {
-      orion_status e = st;
-      st = ORION_OK;
-      REFUSE("the moves at the call at +0x%" PRIx64 " do not encode: %s", call, orion_strerror(e));
+    orion_cubin_get_func(k->c, t->funcs[t->sites[j].fi], &g);
+    uint64_t call = g.value + 16 * t->sites[j].call;
+    if ((k->st = emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, &stub, code)) !=
+        ORION_OK) {
+      orion_status e = k->st;
+      k->st = ORION_OK;
+      STOP("the moves at the call at +0x%" PRIx64 " do not encode: %s", call, orion_strerror(e));
     }
   }
-  if (stub != P0 + (PROLOGUE + stub_insns) * 16) {
-    st = ORION_OK;
-    REFUSE("the stubs took %" PRIu64 " instructions, %zu expected", (stub - P0) / 16 - PROLOGUE, stub_insns);
+  if (stub != k->P0 + (PROLOGUE + k->stub_insns) * 16) {
+    k->st = ORION_OK;
+    STOP("the stubs took %" PRIu64 " instructions, %zu expected", (stub - k->P0) / 16 - PROLOGUE,
+         k->stub_insns);
   }
+  return 0;
+}
 
-  /* ---- 4. apply (errors from here on leave a half-edited cubin) ---- */
-  res->region_off = region;
-  res->region_bytes = (uint32_t)bytes;
-  res->granule = gran;
-  res->threads = (uint32_t)thr;
-  res->prologue_insns = PROLOGUE;
-  res->moved_accesses = moved;
-  res->split_accesses = nwide;
-  res->stub_insns = stub_insns;
-  if (site_insns) {
-    res->call_sites = tree.nsites;
-    res->call_moves = tree.nmoves;
-    res->site_insns = site_insns;
-  }
-  res->layout = (orion_sassrw_layout)(layout + 1);
-  orion_cubin_func lf;
-  orion_cubin_get_func(c, last, &lf);
-  uint64_t new_last = nsz - lf.value;
-  if (orion_cubin_replace_section_data(c, f.text, code, nsz) ||
-      orion_cubin_set_symbol_size(c, lf.sym, new_last)) {
-    st = ORION_ERR_INTERNAL;
-    REFUSE("cannot replace the code");
-  }
-  /* the last function's .debug_frame FDE: initial location (relocated),
-   * then the 8-byte address range */
+/* The last function's .debug_frame FDE (initial location, relocated, then
+ * the 8-byte address range) to its new size. */
+static int apply_debug_frame(rw_kernel *k, const orion_cubin_func *lf, uint64_t new_last) {
+  orion_cubin *c = k->c;
   size_t ds = orion_cubin_find_section(c, ".debug_frame"), rs = orion_cubin_find_section(c, ".rela.debug_frame");
   orion_cubin_section d;
-  for (size_t k = 0; ds && rs && !orion_cubin_get_section(c, ds, &d) && k < orion_cubin_reloc_count(c, rs); k++) {
+  for (size_t i = 0; ds && rs && !orion_cubin_get_section(c, ds, &d) && i < orion_cubin_reloc_count(c, rs); i++) {
     orion_cubin_reloc rel;
-    orion_cubin_get_reloc(c, rs, k, &rel);
-    if (rel.sym != lf.sym || rel.offset + 16 > d.size)
+    orion_cubin_get_reloc(c, rs, i, &rel);
+    if (rel.sym != lf->sym || rel.offset + 16 > d.size)
       continue;
     uint64_t range = 0;
     for (int b = 0; b < 8; b++)
       range |= (uint64_t)d.data[rel.offset + 8 + b] << (8 * b);
-    if (range != lf.size)
+    if (range != lf->size)
       continue;
     unsigned char *nd = malloc(d.size);
     if (!nd) {
-      st = ORION_ERR_NOMEM;
-      REFUSE("out of memory");
+      k->st = ORION_ERR_NOMEM;
+      STOP("out of memory");
     }
     memcpy(nd, d.data, d.size);
     for (int b = 0; b < 8; b++)
@@ -574,52 +586,112 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
     orion_cubin_status cs = orion_cubin_replace_section_data(c, ds, nd, d.size);
     free(nd);
     if (cs) {
-      st = ORION_ERR_INTERNAL;
-      REFUSE("cannot update .debug_frame");
+      k->st = ORION_ERR_INTERNAL;
+      STOP("cannot update .debug_frame");
     }
   }
-  if (f.shared ? orion_cubin_set_nobits_size(c, f.shared, region + bytes) != ORION_CUBIN_OK
-               : add_shared(c, &f, region + bytes, gran) != ORION_CUBIN_OK) {
-    st = ORION_ERR_INTERNAL;
-    REFUSE("cannot %s the shared-memory section", f.shared ? "grow" : "add");
+  return 0;
+}
+
+/* The shared section grown or added, EIATTR_MAX_THREADS added where the
+ * block size came from opts, the tree's frame and stack sizes zeroed. */
+static int apply_attrs(rw_kernel *k) {
+  orion_cubin *c = k->c;
+  const orion_cubin_func *f = &k->f;
+  uint64_t total = k->region + k->bytes;
+  if (f->shared ? orion_cubin_set_nobits_size(c, f->shared, total) != ORION_CUBIN_OK
+                : add_shared(c, f, total, k->gran) != ORION_CUBIN_OK) {
+    k->st = ORION_ERR_INTERNAL;
+    STOP("cannot %s the shared-memory section", f->shared ? "grow" : "add");
   }
-  if (add_bound) {
+  if (k->add_bound) {
     unsigned char mt[12] = {0};
     for (int b = 0; b < 4; b++)
-      mt[b] = (unsigned char)((uint32_t)thr >> (8 * b));
+      mt[b] = (unsigned char)((uint32_t)k->thr >> (8 * b));
     mt[4] = mt[8] = 1;
-    if (orion_cubin_nvinfo_append(c, f.nvinfo, ORION_EIFMT_SVAL, ORION_EIATTR_MAX_THREADS, 12, mt, 12)) {
-      st = ORION_ERR_INTERNAL;
-      REFUSE("cannot add EIATTR_MAX_THREADS");
+    if (orion_cubin_nvinfo_append(c, f->nvinfo, ORION_EIFMT_SVAL, ORION_EIATTR_MAX_THREADS, 12, mt, 12)) {
+      k->st = ORION_ERR_INTERNAL;
+      STOP("cannot add EIATTR_MAX_THREADS");
     }
   }
   static const unsigned zero_attrs[3] = {ORION_EIATTR_FRAME_SIZE, ORION_EIATTR_MIN_STACK_SIZE,
                                          ORION_EIATTR_MAX_STACK_SIZE};
-  for (size_t i = 0; i < tree.n; i++) {
+  for (size_t i = 0; i < k->tree.n; i++) {
     orion_cubin_func g;
-    orion_cubin_get_func(c, tree.funcs[i], &g);
+    orion_cubin_get_func(c, k->tree.funcs[i], &g);
     int64_t have[3] = {g.frame_size, g.min_stack_size, g.max_stack_size};
-    for (int k = 0; k < 3; k++)
-      if (have[k] > 0 && orion_cubin_set_func_attr(c, tree.funcs[i], zero_attrs[k], 0)) {
-        st = ORION_ERR_INTERNAL;
-        REFUSE("cannot update %s", orion_eiattr_name(zero_attrs[k]));
+    for (int j = 0; j < 3; j++)
+      if (have[j] > 0 && orion_cubin_set_func_attr(c, k->tree.funcs[i], zero_attrs[j], 0)) {
+        k->st = ORION_ERR_INTERNAL;
+        STOP("cannot update %s", orion_eiattr_name(zero_attrs[j]));
       }
   }
-  res->rewritten = 1;
+  return 0;
+}
+
+/* Phase 4: the result's figures, then the cubin edited (errors from here
+ * on leave a half-edited cubin). */
+static int apply(rw_kernel *k) {
+  orion_sassrw_result *res = k->res;
+  res->region_off = k->region;
+  res->region_bytes = (uint32_t)k->bytes;
+  res->granule = k->gran;
+  res->threads = (uint32_t)k->thr;
+  res->prologue_insns = PROLOGUE;
+  res->moved_accesses = k->moved;
+  res->split_accesses = k->nwide;
+  res->stub_insns = k->stub_insns;
+  if (k->site_insns) {
+    res->call_sites = k->tree.nsites;
+    res->call_moves = k->tree.nmoves;
+    res->site_insns = k->site_insns;
+  }
+  res->layout = (orion_sassrw_layout)(k->layout + 1);
+  orion_cubin_func lf;
+  orion_cubin_get_func(k->c, k->last, &lf);
+  uint64_t new_last = k->nsz - lf.value;
+  if (orion_cubin_replace_section_data(k->c, k->f.text, k->code, k->nsz) ||
+      orion_cubin_set_symbol_size(k->c, lf.sym, new_last)) {
+    k->st = ORION_ERR_INTERNAL;
+    STOP("cannot replace the code");
+  }
+  return apply_debug_frame(k, &lf, new_last) || apply_attrs(k);
+}
+
+/* The one-line summary of a rewrite in res->msg. */
+static void summarize(const rw_kernel *k) {
   char tail[192] = "";
-  if (nwide)
-    snprintf(tail, sizeof tail, ", %zu wide accesses split (%zu-instruction stubs)", nwide,
-             stub_insns - site_insns);
-  if (site_insns)
+  if (k->nwide)
+    snprintf(tail, sizeof tail, ", %zu wide accesses split (%zu-instruction stubs)", k->nwide,
+             k->stub_insns - k->site_insns);
+  if (k->site_insns)
     snprintf(tail + strlen(tail), sizeof tail - strlen(tail),
-             ", %zu slot moves at %zu calls (%zu-instruction stubs)", tree.nmoves, tree.nsites, site_insns);
-  snprintf(res->msg, sizeof res->msg,
+             ", %zu slot moves at %zu calls (%zu-instruction stubs)", k->tree.nmoves, k->tree.nsites,
+             k->site_insns);
+  snprintf(k->res->msg, sizeof k->res->msg,
            "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
            " %u-byte slots x %u threads), %d-instruction prologue%s",
-           moved, n_tree, n_tree == 1 ? "" : "s", region, region + (uint32_t)bytes, layout_names[layout + 1],
-           chunks, gran, (unsigned)thr, PROLOGUE, tail);
-done:
-  free(code);
-  sassrw_tree_free(&tree);
-  return st;
+           k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->region + (uint32_t)k->bytes,
+           layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, PROLOGUE, tail);
+}
+
+orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, size_t func,
+                                         const orion_sassrw_opts *opts, orion_sassrw_result *res) {
+  if (!c || !a || !res || !opts)
+    return ORION_ERR_INVALID_ARG;
+  memset(res, 0, sizeof *res);
+  rw_kernel k;
+  memset(&k, 0, sizeof k);
+  k.c = c, k.a = a, k.func = func, k.opts = opts, k.res = res;
+  k.fr = orion_sassrw_get(a, func);
+  if (!k.fr || orion_cubin_get_func(c, func, &k.f))
+    return ORION_ERR_INVALID_ARG;
+  k.st = ORION_OK;
+  if (!refuse(&k) && !lay_out(&k) && !build(&k) && !apply(&k)) {
+    res->rewritten = 1;
+    summarize(&k);
+  }
+  free(k.code);
+  sassrw_tree_free(&k.tree);
+  return k.st;
 }

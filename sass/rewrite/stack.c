@@ -405,8 +405,10 @@ out:
   return rc;
 }
 
-orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
-                               uint32_t frame_bytes, int min_heights, sassrw_tree *t) {
+/* The tree of kernel (callers before callees) and its newpos tables, every
+ * entry UINT32_MAX.  On error nothing is left to free. */
+static orion_status tree_init(sassrw_tree *t, const orion_sassrw *a, size_t kernel, uint32_t G,
+                              uint32_t frame_bytes, int min_heights) {
   memset(t, 0, sizeof *t);
   t->min_heights = min_heights;
   size_t nf = orion_sassrw_count(a);
@@ -428,11 +430,9 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
   }
   t->gran = G;
   t->nb = (frame_bytes + G - 1) / G;
-  uint32_t nb = t->nb;
-  size_t W = (nb + 63) / 64 ? (nb + 63) / 64 : 1;
   for (int l = 0; l < SASSRW_NLAYOUTS; l++) {
     t->valid[l] = 1;
-    size_t cells = t->n * (size_t)nb;
+    size_t cells = t->n * (size_t)t->nb;
     cells = cells ? cells : 1;
     t->newpos[l] = malloc(cells * sizeof(uint32_t));
     if (!t->newpos[l]) {
@@ -441,112 +441,120 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
     }
     memset(t->newpos[l], 0xff, cells * sizeof(uint32_t));
   }
-  fn_live *L = calloc(t->n, sizeof *L);
-  uint32_t *base = calloc(t->n, sizeof *base);
-  uint64_t *tmp = calloc(W, 8);
-  orion_status st = (L && base && tmp) ? ORION_OK : ORION_ERR_NOMEM;
-  for (size_t i = 0; st == ORION_OK && i < t->n; i++) {
-    L[i].func = t->funcs[i];
-    L[i].fr = orion_sassrw_get(a, t->funcs[i]);
-    if (decode_fn(c, &L[i], G, nb, W, t))
-      st = ORION_ERR_INTERNAL;
+  return ORION_OK;
+}
+
+/* The may-write sets (callees first, the reverse of the caller-first
+ * order), then the granules through which a value crosses a call: read by
+ * a callee before it writes them (stack arguments: the return address a
+ * caller spilled), or written by a callee (or its callees) while live
+ * after the call in the caller (results).  They stay shared, as in
+ * ptxas's frame: each at one position (pinpos) below every private frame. */
+static uint32_t find_pins(sassrw_tree *t, fn_live *L, size_t W, uint64_t *tmp, uint64_t *pin, uint32_t *pinpos) {
+  for (size_t i = t->n; i-- > 0;)
+    for (size_t k = 0; k < L[i].ncalls; k++)
+      for (size_t w = 0; w < W; w++)
+        L[i].mdef[w] |= L[L[i].call_to[k]].mdef[w];
+  for (size_t i = 0; i < t->n; i++) {
+    if (i > 0)
+      for (size_t w = 0; w < W; w++)
+        pin[w] |= L[i].in[w];
+    for (size_t k = 0; k < L[i].ncalls; k++) {
+      live_after(&L[i], k, W, tmp);
+      for (size_t w = 0; w < W; w++)
+        pin[w] |= tmp[w] & L[L[i].call_to[k]].mdef[w];
+    }
   }
-  if (st == ORION_OK) {
-    /* may-write sets, callees first (reverse of the caller-first order) */
-    for (size_t i = t->n; i-- > 0;)
-      for (size_t k = 0; k < L[i].ncalls; k++)
-        for (size_t w = 0; w < W; w++)
-          L[i].mdef[w] |= L[L[i].call_to[k]].mdef[w];
-    /* granules through which a value crosses a call: read by a callee
-     * before it writes them (stack arguments: the return address a caller
-     * spilled), or written by a callee (or its callees) while live after
-     * the call in the caller (results).  They stay shared, as in ptxas's
-     * frame: each at one position below every private frame. */
-    uint64_t *pin = calloc(W, 8);
-    uint32_t *pinpos = calloc(nb ? nb : 1, sizeof *pinpos), npin = 0;
-    if (!pin || !pinpos)
+  uint32_t npin = 0;
+  for (uint32_t g = 0; g < t->nb; g++)
+    if (bit(pin, g))
+      pinpos[g] = npin++;
+  t->shared = npin;
+  return npin;
+}
+
+/* PTXAS (the identity) and SUM (the shared granules, then the private
+ * frames one after the other); each function's private granules. */
+static void lay_flat(sassrw_tree *t, fn_live *L, size_t W, const uint64_t *pin, const uint32_t *pinpos,
+                     uint32_t npin) {
+  uint32_t nb = t->nb;
+  t->region[SASSRW_LAYOUT_PTXAS] = nb;
+  for (size_t i = 0; i < t->n; i++)
+    for (uint32_t g = 0; g < nb; g++)
+      if (bit(L[i].touched, g))
+        t->newpos[SASSRW_LAYOUT_PTXAS][i * nb + g] = g;
+  uint32_t next = npin;
+  for (size_t i = 0; i < t->n; i++)
+    for (uint32_t g = 0; g < nb; g++)
+      if (bit(L[i].touched, g))
+        t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = bit(pin, g) ? pinpos[g] : next++;
+  t->region[SASSRW_LAYOUT_SUM] = next;
+  for (size_t i = 0; i < t->n; i++)
+    for (size_t w = 0; w < W; w++) /* the private granules from here on */
+      L[i].priv[w] = L[i].touched[w] & ~pin[w];
+}
+
+/* Layout l's bases top-down (a callee's base is the highest its call sites
+ * give, h the heights at the calls), its positions moved up by them, the
+ * shared granules placed, and the region; MOVES' moves moved up too. */
+static void place_bases(sassrw_tree *t, const fn_live *L, int l, uint32_t *base, uint32_t *const *h,
+                        const uint32_t *sub, const uint64_t *pin, const uint32_t *pinpos, uint32_t npin) {
+  uint32_t nb = t->nb;
+  base[0] = npin;
+  for (size_t i = 0; i < t->n; i++) {
+    for (uint32_t g = 0; g < nb; g++)
+      if (t->newpos[l][i * nb + g] != UINT32_MAX)
+        t->newpos[l][i * nb + g] += base[i];
+      else if (bit(pin, g) && bit(L[i].touched, g))
+        t->newpos[l][i * nb + g] = pinpos[g];
+    for (size_t k = 0; k < L[i].ncalls; k++) {
+      size_t to = L[i].call_to[k];
+      if (base[i] + h[i][k] > base[to])
+        base[to] = base[i] + h[i][k];
+    }
+  }
+  t->region[l] = npin + sub[0];
+  if (l == SASSRW_LAYOUT_MOVES)
+    for (size_t j = 0; j < t->nsites; j++)
+      for (size_t m = 0; m < t->sites[j].nmoves; m++) {
+        t->sites[j].from[m] += base[t->sites[j].fi];
+        t->sites[j].to[m] += base[t->sites[j].fi];
+      }
+}
+
+/* CSTACK or MOVES (l): regions bottom-up (callees first, cstack_fn), then
+ * the bases top-down. */
+static orion_status lay_stacked(sassrw_tree *t, fn_live *L, int l, uint32_t *base, size_t W, uint64_t *tmp,
+                                const uint64_t *pin, const uint32_t *pinpos, uint32_t npin) {
+  orion_status st = ORION_OK;
+  uint32_t *sub = calloc(t->n, sizeof *sub), **h = calloc(t->n, sizeof *h);
+  if (!sub || !h)
+    st = ORION_ERR_NOMEM;
+  memset(base, 0, t->n * sizeof *base);
+  for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[l];) {
+    uint32_t M = 0;
+    for (uint32_t g = 0; g < t->nb; g++)
+      M += (uint32_t)bit(L[i].priv, g);
+    if (M > MAX_CSTACK_SETS) {
+      char why[160];
+      snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
+               MAX_CSTACK_SETS);
+      invalid(t, l, why);
+    } else if (cstack_fn(t, L, i, l, sub, h, W, tmp)) {
       st = ORION_ERR_NOMEM;
-    for (size_t i = 0; st == ORION_OK && i < t->n; i++) {
-      if (i > 0)
-        for (size_t w = 0; w < W; w++)
-          pin[w] |= L[i].in[w];
-      for (size_t k = 0; k < L[i].ncalls; k++) {
-        live_after(&L[i], k, W, tmp);
-        for (size_t w = 0; w < W; w++)
-          pin[w] |= tmp[w] & L[L[i].call_to[k]].mdef[w];
-      }
     }
-    for (uint32_t g = 0; st == ORION_OK && g < nb; g++)
-      if (bit(pin, g))
-        pinpos[g] = npin++;
-    t->shared = npin;
-    /* PTXAS: identity */
-    t->region[SASSRW_LAYOUT_PTXAS] = nb;
-    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
-      for (uint32_t g = 0; g < nb; g++)
-        if (bit(L[i].touched, g))
-          t->newpos[SASSRW_LAYOUT_PTXAS][i * nb + g] = g;
-    /* SUM: the shared granules, then private frames one after the other */
-    uint32_t next = npin;
-    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
-      for (uint32_t g = 0; g < nb; g++)
-        if (bit(L[i].touched, g))
-          t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = bit(pin, g) ? pinpos[g] : next++;
-    t->region[SASSRW_LAYOUT_SUM] = next;
-    for (size_t i = 0; st == ORION_OK && i < t->n; i++)
-      for (size_t w = 0; w < W; w++) /* the private granules from here on */
-        L[i].priv[w] = L[i].touched[w] & ~pin[w];
-    /* CSTACK and MOVES: regions bottom-up (callees first), then bases
-     * top-down (a callee's base is the highest its call sites give) */
-    for (int l = SASSRW_LAYOUT_CSTACK; st == ORION_OK && l <= SASSRW_LAYOUT_MOVES; l++) {
-      uint32_t *sub = calloc(t->n, sizeof *sub), **h = calloc(t->n, sizeof *h);
-      if (!sub || !h)
-        st = ORION_ERR_NOMEM;
-      memset(base, 0, t->n * sizeof *base);
-      for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[l];) {
-        uint32_t M = 0;
-        for (uint32_t g = 0; g < nb; g++)
-          M += (uint32_t)bit(L[i].priv, g);
-        if (M > MAX_CSTACK_SETS) {
-          char why[160];
-          snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
-                   MAX_CSTACK_SETS);
-          invalid(t, l, why);
-        } else if (cstack_fn(t, L, i, l, sub, h, W, tmp)) {
-          st = ORION_ERR_NOMEM;
-        }
-      }
-      if (st == ORION_OK && t->valid[l]) {
-        base[0] = npin;
-        for (size_t i = 0; i < t->n; i++) {
-          for (uint32_t g = 0; g < nb; g++)
-            if (t->newpos[l][i * nb + g] != UINT32_MAX)
-              t->newpos[l][i * nb + g] += base[i];
-            else if (bit(pin, g) && bit(L[i].touched, g))
-              t->newpos[l][i * nb + g] = pinpos[g];
-          for (size_t k = 0; k < L[i].ncalls; k++) {
-            size_t to = L[i].call_to[k];
-            if (base[i] + h[i][k] > base[to])
-              base[to] = base[i] + h[i][k];
-          }
-        }
-        t->region[l] = npin + sub[0];
-        if (l == SASSRW_LAYOUT_MOVES)
-          for (size_t j = 0; j < t->nsites; j++)
-            for (size_t m = 0; m < t->sites[j].nmoves; m++) {
-              t->sites[j].from[m] += base[t->sites[j].fi];
-              t->sites[j].to[m] += base[t->sites[j].fi];
-            }
-      }
-      for (size_t i = 0; h && i < t->n; i++)
-        free(h[i]);
-      free(h);
-      free(sub);
-    }
-    free(pin);
-    free(pinpos);
   }
-  for (size_t i = 0; L && i < t->n; i++) {
+  if (st == ORION_OK && t->valid[l])
+    place_bases(t, L, l, base, h, sub, pin, pinpos, npin);
+  for (size_t i = 0; h && i < t->n; i++)
+    free(h[i]);
+  free(h);
+  free(sub);
+  return st;
+}
+
+static void free_live(fn_live *L, size_t n) {
+  for (size_t i = 0; L && i < n; i++) {
     free(L[i].in);
     free(L[i].use);
     free(L[i].def);
@@ -558,6 +566,42 @@ orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size
     free(L[i].call_to);
   }
   free(L);
+}
+
+orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
+                               uint32_t frame_bytes, int min_heights, sassrw_tree *t) {
+  orion_status st = tree_init(t, a, kernel, G, frame_bytes, min_heights);
+  if (st != ORION_OK)
+    return st;
+  uint32_t nb = t->nb;
+  size_t W = (nb + 63) / 64 ? (nb + 63) / 64 : 1;
+  fn_live *L = calloc(t->n, sizeof *L);
+  uint32_t *base = calloc(t->n, sizeof *base);
+  uint64_t *tmp = calloc(W, 8);
+  st = (L && base && tmp) ? ORION_OK : ORION_ERR_NOMEM;
+  for (size_t i = 0; st == ORION_OK && i < t->n; i++) {
+    L[i].func = t->funcs[i];
+    L[i].fr = orion_sassrw_get(a, t->funcs[i]);
+    if (decode_fn(c, &L[i], G, nb, W, t))
+      st = ORION_ERR_INTERNAL;
+  }
+  uint64_t *pin = NULL;
+  uint32_t *pinpos = NULL;
+  if (st == ORION_OK) {
+    pin = calloc(W, 8);
+    pinpos = calloc(nb ? nb : 1, sizeof *pinpos);
+    if (!pin || !pinpos)
+      st = ORION_ERR_NOMEM;
+  }
+  if (st == ORION_OK) {
+    uint32_t npin = find_pins(t, L, W, tmp, pin, pinpos);
+    lay_flat(t, L, W, pin, pinpos, npin);
+    for (int l = SASSRW_LAYOUT_CSTACK; st == ORION_OK && l <= SASSRW_LAYOUT_MOVES; l++)
+      st = lay_stacked(t, L, l, base, W, tmp, pin, pinpos, npin);
+  }
+  free(pin);
+  free(pinpos);
+  free_live(L, t->n);
   free(base);
   free(tmp);
   if (st != ORION_OK)
