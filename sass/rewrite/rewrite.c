@@ -371,7 +371,7 @@ typedef struct {
 #define FAIL(status) return (k->st = (status)), 1
 
 /* Refusals over the functions of the kernel's text section (they must
- * all be the kernel's call tree, which sass/stack.c collects and lay_out
+ * all be the kernel's call tree, which sass/rewrite/stack.c collects and lay_out
  * checks): the tree's counts, the widest access and the last function. */
 static int refuse_section(rw_kernel *k) {
   uint64_t last_end = 0;
@@ -474,7 +474,7 @@ static int pick_layout(rw_kernel *k) {
   return 0;
 }
 
-/* Phase 2: lay the frame out (sass/stack.c), place the moves at calls,
+/* Phase 2: lay the frame out (sass/rewrite/stack.c), place the moves at calls,
  * pick the layout and size the shared region. */
 static int lay_out(rw_kernel *k) {
   orion_status e;

@@ -1,5 +1,5 @@
 /* sassrw_internal.h - the call-tree frame layouts of sass/rewrite/stack.c, shared
- * with sass/rewrite.c.  Not a public interface. */
+ * with sass/rewrite/rewrite.c.  Not a public interface. */
 #ifndef ORION_SASSRW_INTERNAL_H
 #define ORION_SASSRW_INTERNAL_H
 
