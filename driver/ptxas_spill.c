@@ -1,5 +1,5 @@
 /* driver/ptxas_spill.c - orion-ptxas's spill fallback: what happens to a
- * version that spills or keeps a stack frame in local memory (issue 5).
+ * version that spills or keeps a stack frame in local memory.
  *
  * Algorithm, per entry that is realised and stays in the cubin:
  *   1. Policy off, no spill stores/loads and no stack frame, or an entry
@@ -10,7 +10,7 @@
  *      kernel and its callees moves to a per-thread shared region) when
  *      sass_available() says so -> "sass": sm_90, not -rdc, no dynamic
  *      shared memory, the rewrite succeeds on a copy of the first-run
- *      cubin and, under auto, the occupancy model (orion-ra) gives the
+ *      cubin and, under auto, the occupancy model (core/) gives the
  *      rewritten version at least the warps/SM of the local build at its
  *      block size ("occupancy loss" otherwise: a capped clone exists for
  *      its occupancy).  Otherwise the refusal is recorded ("sass") and:
@@ -32,7 +32,7 @@
  *      refused: <its message>").
  *   5. Policy auto keeps a pragma build only if it lowers local-memory
  *      traffic (spill stores + loads, or the stack frame, one lower and
- *      neither higher) and the occupancy model (orion-ra) gives it at least
+ *      neither higher) and the occupancy model (core/) gives it at least
  *      the warps/SM of the local build at B threads ("no gain", "occupancy
  *      loss"); policy pragma keeps every build ptxas accepts (the "ptxas
  *      enable_smem_spilling" baseline).

@@ -19,7 +19,7 @@
  *     for those): N;
  *   - launch bounds (threads T, min blocks B, 1 when absent): the largest
  *     register count at which B blocks of T threads fit on one SM in the
- *     occupancy model (orion-ra: allocation granularity per warp included;
+ *     occupancy model (core/: allocation granularity per warp included;
  *     shared memory left out, as ptxas does); e.g. sm_90,
  *     __launch_bounds__(256, 4) -> 64; a bound that allows the
  *     architecture's maximum (255) is no ceiling.

@@ -1,7 +1,7 @@
 /* features.c - static kernel features (STATuner's list plus memory ops per
  * address space and remaining calls).
  *
- * STATuner (seeds/004) characterises a kernel by branch/load/int/float
+ * STATuner (Gupta et al.) characterises a kernel by branch/load/int/float
  * instruction fractions, loops, barriers, register usage and static shared
  * memory.  We count on the optimised NVPTX IR, over the kernel and every
  * function it reaches through direct calls (each function once):

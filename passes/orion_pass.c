@@ -7,7 +7,7 @@
  *      old maxntid{x,y,z}/reqntid{x,y,z} annotations), target SM from
  *      "target-cpu", the user's register ceiling N (bounds.c: __maxnreg__,
  *      __launch_bounds__ with min blocks, -orion-maxrregcount);
- *   3. direction and versions (orion-ra select.c, Fig. 8) for max-live, or
+ *   3. direction and versions (core/select.c, Fig. 8) for max-live, or
  *      N when the ceiling is lower (ptxas holds the original to N); versions
  *      capped above N are dropped (the original already is what they would
  *      be) and the report/remark name them;
