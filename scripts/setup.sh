@@ -7,7 +7,9 @@
 #
 # Installs: Debian llvm-22-dev clang-22 clang-tools-22 (clang-linker-wrapper,
 # which clang's CUDA link runs) libclang-22-dev libclang-rt-22-dev (libFuzzer
-# and the sanitizers) llvm-22-tools (FileCheck, lit) libelf-dev cmake
+# and the sanitizers) llvm-22-tools (FileCheck, lit) libomp-22-dev (OpenMP
+# for host code: orion-cc -Xcompiler -fopenmp, as nvcc Makefiles pass it)
+# libelf-dev cmake pkg-config
 # (+ compilers, python3-pip); PyPI nvidia-cuda-nvdisasm and
 # nvidia-cuda-cuobjdump (test oracles) into build/pytools, so the system
 # Python is never touched.  The CUDA 13 toolkit must be at $CUDA_PATH
@@ -30,7 +32,7 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
 fi
 
-debs="llvm-22-dev clang-22 clang-tools-22 libclang-22-dev libclang-rt-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip pkg-config"
+debs="llvm-22-dev clang-22 clang-tools-22 libclang-22-dev libclang-rt-22-dev llvm-22-tools libelf-dev cmake make gcc g++ python3 python3-pip pkg-config libomp-22-dev"
 missing=
 for p in $debs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
