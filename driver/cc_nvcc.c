@@ -160,6 +160,15 @@ static void device_flag(cc *c, const char *flag) {
 /* a's mapping is for device code generation (not for a .ptx input). */
 static void codegen_opt(cc *c, const cc_arg *a) { sv_push(&c->nv_codegen, a->opt->name); }
 
+/* A true/false code-generation option: its value (1 or 0), recorded as a
+ * code-generation option; -1 after the error for any other value. */
+static int codegen_bool(cc *c, const cc_arg *a) {
+  int b = bool_val(a);
+  if (b >= 0)
+    codegen_opt(c, a);
+  return b;
+}
+
 int nv_fast_math(cc *c, const cc_arg *a) {
   codegen_opt(c, a);
   c->fast_math = 1;
@@ -169,29 +178,26 @@ int nv_fast_math(cc *c, const cc_arg *a) {
 }
 
 int nv_ftz(cc *c, const cc_arg *a) {
-  int b = bool_val(a);
+  int b = codegen_bool(c, a);
   if (b < 0)
     return CC_ERR;
-  codegen_opt(c, a);
   sv_push(&c->nv_device, b ? "-fcuda-flush-denormals-to-zero" : "-fno-cuda-flush-denormals-to-zero");
   return CC_DROP;
 }
 
 int nv_prec_div(cc *c, const cc_arg *a) {
-  int b = bool_val(a);
+  int b = codegen_bool(c, a);
   if (b < 0)
     return CC_ERR;
-  codegen_opt(c, a);
   sv_push(&c->nv_device, "-mllvm");
   sv_push(&c->nv_device, b ? "-nvptx-prec-divf32=2" : "-nvptx-prec-divf32=1");
   return CC_DROP;
 }
 
 int nv_prec_sqrt(cc *c, const cc_arg *a) {
-  int b = bool_val(a);
+  int b = codegen_bool(c, a);
   if (b < 0)
     return CC_ERR;
-  codegen_opt(c, a);
   c->prec_sqrt = b;
   return CC_DROP;
 }
@@ -199,10 +205,9 @@ int nv_prec_sqrt(cc *c, const cc_arg *a) {
 int cc_prec_sqrt(const cc *c) { return c->prec_sqrt >= 0 ? c->prec_sqrt : !c->fast_math; }
 
 int nv_fmad(cc *c, const cc_arg *a) {
-  int b = bool_val(a);
+  int b = codegen_bool(c, a);
   if (b < 0)
     return CC_ERR;
-  codegen_opt(c, a);
   device_flag(c, b ? "-ffp-contract=fast" : "-ffp-contract=off");
   return CC_DROP;
 }
