@@ -15,10 +15,12 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->reject = 0.50;
   cfg->min_pairs = 6;
   cfg->max_pairs = 16;
-  cfg->max_launches = 64;
+  cfg->max_launches = 96;
   cfg->max_unpaired = 4;
   cfg->confirm_pairs = 3;
   cfg->exhaustive_samples = 3;
+  cfg->risk = 0.25;
+  cfg->risk_floor = 0.02;
 }
 
 /* Student's t quantiles for 1..30 degrees of freedom: one-sided 99 % (a
@@ -42,14 +44,29 @@ static double quantile(const double *table, double normal, int df) {
 }
 
 /* Mean and standard error of a candidate's log-ratios (tune.h, step 3:
- * the standard error widened for the shared original samples). */
-static void moments(const orion_tune_stats *p, double *m, double *se) {
+ * the standard error widened for the shared baseline samples; the two
+ * parities' means averaged once both have pairs).  *df: the degrees of
+ * freedom of se. */
+static void moments_df(const orion_tune_stats *p, double *m, double *se, int *df) {
+  int n0 = p->n - p->n1;
   *m = p->n > 0 ? p->sum / p->n : 0;
   *se = INFINITY;
-  if (p->n >= 2) {
+  *df = p->n - 1;
+  if (p->n1 > 0 && n0 > 0 && p->n >= 3) {
+    double m1 = p->sum1 / p->n1, m0 = (p->sum - p->sum1) / n0;
+    double rss = p->sumsq - p->n1 * m1 * m1 - n0 * m0 * m0;
+    *m = (m0 + m1) / 2;
+    *se = 1.155 * sqrt((rss > 0 ? rss : 0) / (p->n - 2) * (1.0 / p->n1 + 1.0 / n0) / 4);
+    *df = p->n - 2;
+  } else if (p->n >= 2) {
     double var = (p->sumsq - p->n * *m * *m) / (p->n - 1);
     *se = 1.155 * sqrt(var > 0 ? var : 0) / sqrt((double)p->n);
   }
+}
+
+static void moments(const orion_tune_stats *p, double *m, double *se) {
+  int df;
+  moments_df(p, m, se, &df);
 }
 
 static int live(const orion_tuner *t, int i) {
@@ -72,17 +89,49 @@ double orion_tuner_median(const orion_tuner *t, int i) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The log-ratio of cand against the original along its chain of
+ * baselines (tune.h, step 9): *lr the sum of the means, *var the sum of
+ * the squared standard errors (INFINITY below two pairs somewhere), *n the
+ * pairs.  0 when a link has no pair. */
+static int chain(const orion_tuner *t, int cand, double *lr, double *var, int *n) {
+  *lr = 0, *var = 0, *n = 0;
+  for (int hops = 0; cand != t->orig; hops++) {
+    const orion_tune_stats *p = &t->c[cand].pairs;
+    if (hops >= t->n || p->n <= 0)
+      return 0;
+    double m, se;
+    moments(p, &m, &se);
+    *lr += m, *var += se * se, *n += p->n;
+    cand = t->c[cand].base;
+  }
+  return *n > 0;
+}
+
 int orion_tuner_estimate(const orion_tuner *t, int cand, double *speedup, double *half,
                          int *pairs) {
   *pairs = 0;
-  if (cand < 0 || cand >= t->n || t->c[cand].pairs.n <= 0)
+  if (cand < 0 || cand >= t->n || cand == t->orig)
     return 0;
-  const orion_tune_stats *p = &t->c[cand].pairs;
-  double m, se;
-  moments(p, &m, &se);
-  *speedup = exp(-m);
-  *half = p->n >= 2 ? *speedup * quantile(t975, 1.960, p->n - 1) * se : 0;
-  *pairs = p->n;
+  double lr, var, m2, se2;
+  int n;
+  int have = chain(t, cand, &lr, &var, &n);
+  const orion_tune_stats *rc = &t->c[cand].rc;
+  if (rc->n > 0) {
+    moments(rc, &m2, &se2);
+    if (!have || (isinf(var) && rc->n >= 2)) { /* the re-checks alone */
+      lr = m2, var = se2 * se2;
+    } else if (!isinf(var) && rc->n >= 2) { /* pooled by inverse variance */
+      double w1 = var > 0 ? 1 / var : 1e12, w2 = se2 > 0 ? 1 / (se2 * se2) : 1e12;
+      lr = (w1 * lr + w2 * m2) / (w1 + w2);
+      var = 1 / (w1 + w2);
+    }
+    n += rc->n;
+  } else if (!have) {
+    return 0;
+  }
+  *speedup = exp(-lr);
+  *half = isinf(var) || n < 2 ? 0 : *speedup * quantile(t975, 1.960, n - 1) * sqrt(var);
+  *pairs = n;
   return 1;
 }
 
@@ -94,20 +143,24 @@ static void add_sample(orion_tune_cand *c, double v) {
   c->s[c->n++] = v;
 }
 
-static void add_pair(orion_tune_cand *c, double x) {
-  c->pairs.n++;
-  c->pairs.sum += x;
-  c->pairs.sumsq += x * x;
+static void add_pair_to(orion_tune_stats *p, double x, int odd) {
+  p->n++;
+  p->sum += x;
+  p->sumsq += x * x;
+  if (odd)
+    p->n1++, p->sum1 += x;
 }
 
-/* The winner with the lowest mean log-ratio, else the original. */
+/* The winner with the lowest log-ratio against the original along its
+ * chain, else the original. */
 static int best_winner(const orion_tuner *t) {
   int best = t->orig;
-  double bm = 0;
+  double bm = 0, lr, var;
+  int n;
   for (int i = 0; i < t->n; i++)
-    if (t->c[i].state == C_WON && t->c[i].pairs.sum / t->c[i].pairs.n < bm) {
+    if (t->c[i].state == C_WON && chain(t, i, &lr, &var, &n) && lr < bm) {
       best = i;
-      bm = t->c[i].pairs.sum / t->c[i].pairs.n;
+      bm = lr;
     }
   return best;
 }
@@ -125,12 +178,17 @@ static int step(const orion_tuner *t, int i, int d) {
   return -1;
 }
 
-/* Test candidate i: the original runs first unless its last sample can
- * be the pair's "before". */
+/* Test candidate i against the best so far: the baseline runs first
+ * unless its last sample can be the pair's "before". */
 static void start(orion_tuner *t, int i) {
   t->cur = i;
   t->c[i].state = C_TESTING;
   t->have_c = 0;
+  if (t->best != t->base) { /* a new champion: no sample of it yet */
+    t->base = t->best;
+    t->have_o = 0;
+  }
+  t->c[i].base = t->base;
   t->want_orig = !t->have_o;
 }
 
@@ -173,12 +231,15 @@ static void finish(orion_tuner *t, int won) {
 /* The test of step 3 on the candidate under test after a new pair. */
 static void judge(orion_tuner *t, double x) {
   const orion_tune_stats *p = &t->c[t->cur].pairs;
-  double m, se, qw = quantile(t99, 2.326, p->n - 1), q = quantile(t95, 1.645, p->n - 1);
-  moments(p, &m, &se);
+  double m, se;
+  int df;
+  moments_df(p, &m, &se, &df);
+  double qw = quantile(t99, 2.326, df), q = quantile(t95, 1.645, df);
+  int both = p->n1 > 0 && p->n1 < p->n; /* pairs on both parities */
   const orion_tune_cfg *k = &t->cfg;
   if (p->n >= k->min_pairs && m + qw * se < log(1 - k->margin))
     finish(t, 1);
-  else if (x > log(1 + k->reject) || (p->n >= 2 && m - q * se > 0) ||
+  else if (x > log(1 + k->reject) || (both && m - q * se > 0) ||
            (p->n >= k->min_pairs && m > log(1 - k->margin / 2)) || p->n >= k->max_pairs)
     finish(t, 0);
 }
@@ -195,17 +256,21 @@ static int warm_up(orion_tuner *t, int i) {
   return 1;
 }
 
-/* A sample of the walk (tune.h, steps 2-5).  v = ln(ms / work). */
+/* A sample of the walk (tune.h, steps 2-6).  v = ln(ms / work). */
 static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
-  if (cand == t->orig) {
+  if (cand == t->base) {
     t->want_orig = 0;
     if (t->have_c) { /* the candidate sample's "after" */
       t->have_c = 0;
       if (key == t->c_key) {
         double x = t->c_val - (t->cb_val + v) / 2;
-        add_pair(&t->c[t->cur], x);
+        orion_tune_cand *c = &t->c[t->cur];
+        add_pair_to(&c->pairs, x, t->c_odd);
+        if (c->pairs.n == 1 || x > c->worst)
+          c->worst = x;
         t->unpaired = 0;
         t->have_o = 1, t->o_val = v, t->o_key = key;
+        t->want_orig = c->pairs.n % 2 == 0; /* the parity shift of step 2 */
         judge(t, x);
         return;
       }
@@ -216,6 +281,7 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
     t->want_orig = 1;
     if (t->have_o && t->o_key == key) {
       t->have_c = 1, t->c_val = v, t->c_key = key, t->cb_val = t->o_val;
+      t->c_odd = (t->launches + t->waits) % 2;
     } else {
       t->unpaired++;
     }
@@ -224,7 +290,7 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
     settle(t);
 }
 
-/* A sample of a re-check (tune.h, step 6). */
+/* A sample of a re-check (tune.h, step 7). */
 static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
   int want = t->rc_step == 1 ? t->orig : t->final;
   if (cand != want || (t->rc_step > 0 && key != t->rc_key)) {
@@ -240,7 +306,7 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
     return;
   }
   double x = (t->rc_b + v) / 2 - t->rc_o;
-  add_pair(&t->c[t->final], x);
+  add_pair_to(&t->c[t->final].rc, x, 0);
   t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
   t->rechecks++;
   t->phase = PH_DONE;
@@ -285,6 +351,10 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
     t->cfg.margin = d.margin;
   if (!(t->cfg.reject > 0))
     t->cfg.reject = d.reject;
+  if (!(t->cfg.risk >= 0))
+    t->cfg.risk = d.risk;
+  if (!(t->cfg.risk_floor >= 0))
+    t->cfg.risk_floor = d.risk_floor;
   if (t->cfg.min_pairs < 2)
     t->cfg.min_pairs = d.min_pairs;
   if (t->cfg.max_pairs < t->cfg.min_pairs)
@@ -303,10 +373,12 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
   t->n = bad ? 1 : n;
   t->orig = bad ? 0 : orig;
   t->dir = dir == -1 ? -1 : 1;
-  for (int i = 0; i < t->n; i++)
+  for (int i = 0; i < t->n; i++) {
     t->c[i].shares_orig_binary = shares_orig ? shares_orig[i] : 0;
+    t->c[i].risk = t->cfg.risk;
+  }
   t->c[t->orig].shares_orig_binary = 1;
-  t->best = t->orig;
+  t->best = t->base = t->orig;
   if (bad || t->n == 1) {
     t->final = t->orig;
     t->phase = PH_DONE;
@@ -333,7 +405,7 @@ int orion_tuner_next(const orion_tuner *t) {
   case PH_RECHECK:
     return t->rc_step == 1 ? t->orig : t->final;
   case PH_WALK:
-    return t->want_orig ? t->orig : t->cur;
+    return t->want_orig ? t->base : t->cur;
   default:
     return t->cur;
   }
@@ -347,7 +419,9 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
     return;
   t->launches++;
   t->c[cand].runs++;
-  double v = log(ms / work);
+  double o = orion_tuner_median(t, t->orig), v = log(ms / work);
+  if (cand != t->orig && o > 0 && t->phase != PH_EXH)
+    t->loss += ms - o * work;
   if (t->phase == PH_RECHECK) {
     recheck_feed(t, cand, v, key);
     return;
@@ -364,7 +438,7 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
     t->phase = PH_WALK;
     go_on(t, t->orig);
   } else if (cold) {
-    t->want_orig = cand != t->orig; /* a clone's warm-up: no sample */
+    t->want_orig = cand != t->base; /* a clone's warm-up: no sample */
   } else {
     walk_feed(t, cand, v, key);
   }
@@ -415,6 +489,12 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
     return;
   int testing = t->phase == PH_WALK && t->cur == cand;
   t->c[cand].state = C_DROPPED;
+  if (t->phase == PH_WALK && cand == t->base) { /* the champion cannot run */
+    settle(t);
+    if (t->final == cand)
+      t->final = t->best = t->orig;
+    return;
+  }
   if (t->final == cand)
     t->final = t->orig;
   t->best = t->phase == PH_DONE || t->phase == PH_RECHECK ? t->final : best_winner(t);
@@ -425,3 +505,28 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
   else if (testing)
     end_direction(t);
 }
+
+void orion_tuner_set_risk(orion_tuner *t, int cand, double risk) {
+  if (cand >= 0 && cand < t->n && risk >= 0)
+    t->c[cand].risk = risk;
+}
+
+double orion_tuner_stake(const orion_tuner *t) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || t->have_c)
+    return 0;
+  const orion_tune_cand *c = &t->c[t->cur];
+  if (c->pairs.n <= 0)
+    return c->risk;
+  double r = exp(c->worst) - 1;
+  return r > t->cfg.risk_floor ? r : t->cfg.risk_floor;
+}
+
+void orion_tuner_wait(orion_tuner *t) {
+  if (t->phase != PH_WALK)
+    return;
+  t->have_o = 0;
+  t->want_orig = 1;
+  t->waits++;
+}
+
+double orion_tuner_loss(const orion_tuner *t) { return t->loss; }

@@ -21,39 +21,62 @@
  *   1. warm-up: the original's first launch and each clone binary's first
  *      launch are not samples (cold code; the host's submission after
  *      idling).  Padding versions run the original's binary.
- *   2. pairs: launches alternate original, candidate, original, ...  A
- *      candidate sample and the original's samples just before and after
+ *   2. pairs: a candidate is compared with the baseline, the best version
+ *      so far (the original until a candidate wins: a champion and its
+ *      challengers).  Launches alternate baseline, candidate, baseline, ...
+ *      A candidate sample and the baseline's samples just before and after
  *      it, all three with the same comparability key (the caller's: the
  *      launch's grid), make one pair with the log-ratio
- *          x = ln c - (ln o_before + ln o_after) / 2.
+ *          x = ln c - (ln b_before + ln b_after) / 2.
  *      The mean of the two neighbours cancels work that drifts linearly
  *      from launch to launch; samples with different keys never pair.
+ *      After every second pair one extra baseline launch shifts the
+ *      candidate to the other parity of the launch count, so work that
+ *      alternates between even and odd launches (ping-pong buffers, every
+ *      other time step) cancels instead of biasing every pair alike.
  *   3. the test, after each pair of the candidate (n pairs, mean m,
  *      standard deviation s; se = 1.155 s / sqrt(n), as adjacent pairs
- *      share an original sample: correlation 1/6 under equal noise, and
+ *      share a baseline sample: correlation 1/6 under equal noise, and
  *      sqrt(1 + 2/6) = 1.155; t99 and t95 the one-sided 99 % and 95 %
  *      Student quantiles with n - 1 degrees of freedom, the normal's
- *      beyond 30):
+ *      beyond 30).  Once both parities have pairs (n >= 3), m is the mean
+ *      of the two parities' means and s the spread around each parity's
+ *      own mean (n - 2 degrees of freedom): alternating work then costs
+ *      neither bias nor noise.
  *        win  n >= min_pairs (6) and m + t99 se < ln(1 - margin) (margin
  *             1 %): faster by more than the margin with 99 % confidence
  *             (99 %, not 95 %: the test looks again after every pair; on
  *             an equal candidate under +-12 % noise 2 % of the runs
  *             switch, measured in test_tune);
- *        lose a single pair over ln(1 + reject) (50 % slower); or n >= 2
- *             and m - t95 se > 0 (slower with 95 % confidence); or
+ *        lose a single pair over ln(1 + reject) (50 % slower); or, with
+ *             pairs on both parities, m - t95 se > 0 (slower with 95 %
+ *             confidence); or
  *             n >= min_pairs and m > ln(1 - margin / 2) (the measured gain
  *             is under half the margin); or n = max_pairs (16) undecided.
  *   4. the walk (Fig. 9): candidates are tested one at a time from the
  *      original in direction dir; after a win the walk goes on that way
  *      and stops at the first loss; when the walk in dir ends without a
  *      win, the other direction is tried (the fail-safe reversal).  The
- *      choice is the winner with the lowest m, else the original.
- *   5. bounds: at most max_launches (64) fed launches per tuner; when
+ *      choice is the last winner (each won against the one before), else
+ *      the original.
+ *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a
+ *      candidate can cost more than it ever wins back when the kernel runs
+ *      few launches (ten launches of a kernel whose clones are all slower:
+ *      every trial launch is pure loss).  So the caller keeps a budget, a
+ *      small fraction of the GPU time the program has run so far minus
+ *      what tuning has lost, and starts a trial launch only when the budget
+ *      covers its stake: the risk of the candidate (a prior the caller
+ *      sets from what the compiler left, spills and occupancy; once paired,
+ *      its worst measured pair) times the original's time for the launch.
+ *      Otherwise the caller runs the best version untimed and calls wait.
+ *      orion_tuner_loss() is the time tuning lost against the original
+ *      (negative when it won), counted on every launch of another version.
+ *   6. bounds: at most max_launches (96) fed launches per tuner; when
  *      max_unpaired (4) candidate samples in a row find no comparable
  *      neighbours (launches that differ every time), nothing can be
  *      decided.  Either way the choice is the best winner so far, else the
  *      original.
- *   6. re-checks (orion_tuner_recheck, at a rate the caller sets): a
+ *   7. re-checks (orion_tuner_recheck, at a rate the caller sets): a
  *      choice other than the original runs chosen, original, chosen, one
  *      pair with x = (ln c_before + ln c_after) / 2 - ln o.  When the mean
  *      of the last (up to 6, at least 3) re-check pairs shows less than
@@ -62,13 +85,15 @@
  *      revert the choice is confirmed (orion_tuner_confirmed): only a
  *      confirmed choice is worth caching.  A cached choice starts settled
  *      (orion_tuner_settle_on) and is re-checked the same way.
- *   7. the caller may mark a candidate that would run exactly as the
+ *   8. the caller may mark a candidate that would run exactly as the
  *      original (orion_tuner_same: a padding version whose limit never
  *      binds: never tested), and skip one a model predicts much slower
  *      (orion_tuner_skip: the round guard of plan.h: a loss, not launched).
- *   8. the estimate the report prints (orion_tuner_estimate) is the
- *      original's time over the candidate's, exp(-m) over every pair
- *      (tuning and re-checks), with its 95 % confidence half-width.
+ *   9. the estimate the report prints (orion_tuner_estimate) is the
+ *      original's time over the candidate's: exp(-m) summed along the
+ *      chain of winners back to the original (variances added), pooled
+ *      with the re-check pairs (each against the original directly) by
+ *      inverse variance, with its 95 % confidence half-width.
  * Exhaustive (a measurement mode: no evidence rule): every candidate runs
  * `exhaustive_samples` times after one warm-up launch, round robin (so
  * drifting work reaches every candidate alike); the choice is the fastest
@@ -95,19 +120,22 @@ typedef struct orion_tune_cfg {
   double reject;          /* one pair slower by more than this loses (0.50) */
   int min_pairs;          /* pairs before a win (6) */
   int max_pairs;          /* pairs after which a candidate loses (16) */
-  int max_launches;       /* fed launches per tuner at most (64) */
+  int max_launches;       /* fed launches per tuner at most (96) */
   int max_unpaired;       /* candidate samples in a row with no pair (4) */
   int confirm_pairs;      /* re-check pairs that confirm a choice (3) */
+  double risk;            /* a candidate's stake before it is paired (0.25) */
+  double risk_floor;      /* the least stake of a paired candidate (0.02) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
 } orion_tune_cfg;
 
 /* requires cfg != NULL. */
 void orion_tune_cfg_default(orion_tune_cfg *cfg);
 
-/* Sums of the log-ratios x of one candidate's pairs. */
+/* Sums of the log-ratios x of one candidate's pairs; n1 and sum1 over
+ * the pairs whose candidate sample fell on an odd launch (step 3). */
 typedef struct orion_tune_stats {
-  int n;
-  double sum, sumsq;
+  int n, n1;
+  double sum, sumsq, sum1;
 } orion_tune_stats;
 
 typedef struct orion_tune_cand {
@@ -116,14 +144,21 @@ typedef struct orion_tune_cand {
   int runs;               /* launches of it fed */
   int state;              /* internal: untried, testing, won, lost, dropped, same */
   int n;                  /* samples in s */
+  int base;               /* the baseline its pairs were taken against */
+  double risk;            /* its stake before its first pair (step 5) */
+  double worst;           /* its worst pair's x */
   double s[ORION_TUNE_MAX_SAMPLES]; /* the newest normalised times */
-  orion_tune_stats pairs; /* x of every pair, tuning and re-checks */
+  orion_tune_stats pairs; /* x of its tuning pairs, against base */
+  orion_tune_stats rc;    /* x of its re-check pairs, against the original */
 } orion_tune_cand;
 
 typedef struct orion_tuner {
   orion_tune_mode mode;
   orion_tune_cfg cfg;
   int n, orig, dir;
+  int base;      /* the baseline of the walk: the best version so far */
+  double loss;   /* ms lost against the original by tuning (step 5) */
+  int waits;     /* trials the caller put off (step 5) */
   int phase;     /* internal */
   int cur;       /* candidate under test (adaptive) or in turn (exhaustive) */
   int best;      /* the choice if tuning stopped now */
@@ -138,6 +173,7 @@ typedef struct orion_tuner {
    * waiting for the original after it */
   int have_o, have_c;
   double o_val, c_val, cb_val;
+  int c_odd; /* the candidate sample fell on an odd launch */
   unsigned long long o_key, c_key;
   /* re-checks */
   int rc_step;   /* 0: chosen, 1: original, 2: chosen */
@@ -167,7 +203,7 @@ int orion_tuner_settled(const orion_tuner *t);
  * configuration and grid).  Ignored when settled, or for junk. */
 void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned long long key);
 
-/* Start a re-check of a settled choice (see 6).  Returns 1 if one started
+/* Start a re-check of a settled choice (see 7).  Returns 1 if one started
  * (settled adaptive on a version other than the original, not reverted),
  * else 0.  Until it ends the tuner is not settled. */
 int orion_tuner_recheck(orion_tuner *t);
@@ -176,10 +212,10 @@ int orion_tuner_recheck(orion_tuner *t);
 int orion_tuner_confirmed(const orion_tuner *t);
 
 /* The walk's next candidate `cand` is predicted much slower: a loss
- * without a launch (see 7).  Returns 1 if the tuner moved on, 0 when cand
+ * without a launch (see 8).  Returns 1 if the tuner moved on, 0 when cand
  * is not the candidate under test or has been launched already. */
 int orion_tuner_skip(orion_tuner *t, int cand);
-/* Candidate `cand` would run exactly as the original does (see 7): never
+/* Candidate `cand` would run exactly as the original does (see 8): never
  * launched nor chosen.  When no other candidate is left, the tuner settles
  * on the original at once.  Returns 1 if cand was marked, 0 when it is the
  * original, launched already, or the tuner is not adaptive or settled. */
@@ -187,6 +223,20 @@ int orion_tuner_same(orion_tuner *t, int cand);
 /* A candidate failed to launch: it is never chosen; the original is used
  * instead of it. */
 void orion_tuner_drop(orion_tuner *t, int cand);
+
+/* Candidate cand's stake before its first pair (step 5; >= 0). */
+void orion_tuner_set_risk(orion_tuner *t, int cand, double risk);
+/* The relative stake of the next launch: > 0 when it would start or go on
+ * with a trial (the candidate, or the baseline sample before it), 0 when
+ * it completes a pair, re-checks or runs a settled choice.  The caller
+ * multiplies it by the original's time for the launch
+ * (orion_tuner_median(t, t->orig) * work, when > 0). */
+double orion_tuner_stake(const orion_tuner *t);
+/* The caller put the trial off and ran the best version untimed instead:
+ * the next trial starts with a fresh baseline sample. */
+void orion_tuner_wait(orion_tuner *t);
+/* Time (ms) tuning lost against the original so far; negative: gained. */
+double orion_tuner_loss(const orion_tuner *t);
 
 /* Median normalised time of a candidate, or 0 if it has no samples. */
 double orion_tuner_median(const orion_tuner *t, int cand);
