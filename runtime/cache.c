@@ -127,9 +127,9 @@ int orion_cache_load(orion_cache *c, const char *path, int *bad, int *first_bad,
     *first_bad = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    /* No file (or a path that cannot hold one): no cache yet.  A path that
-     * can never be written is reported once, by orion_cache_save. */
-    if (errno == ENOENT || errno == ENOTDIR)
+    /* No file: no cache yet.  A path through a file (ENOTDIR) can never
+     * hold one: reported now, as a run that settles nothing never writes. */
+    if (errno == ENOENT)
       return 0;
     snprintf(err, errn, "%s: %s", path, strerror(errno));
     return -1;

@@ -11,9 +11,11 @@
  * the kernel and the configuration. */
 #include "state.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "plan.h"
 
@@ -338,17 +340,41 @@ void orion_rt_cache_key(const rt_config *c, orion_cache_entry *e) {
 }
 
 /* Called with orion_rt.mu held. */
+/* 0 when the nearest existing directory above path is writable (the save
+ * creates the rest), else errno. */
+static int cache_dir_writable(const char *path) {
+  char dir[sizeof orion_rt.cache_path];
+  snprintf(dir, sizeof dir, "%s", path);
+  for (char *s = strrchr(dir, '/'); s; s = strrchr(dir, '/')) {
+    *s = 0;
+    const char *d = dir[0] ? dir : "/";
+    if (access(d, F_OK) == 0)
+      return access(d, W_OK) == 0 ? 0 : errno;
+  }
+  return 0;
+}
+
 static void cache_load(void) {
   if (orion_rt.cache_loaded || !orion_rt.cache_path[0])
     return;
   orion_rt.cache_loaded = 1;
   char err[512];
-  int bad = 0, first = 0;
-  if (orion_cache_load(&orion_rt.cache, orion_rt.cache_path, &bad, &first, err, sizeof err) != 0)
-    orion_rt_warn(W_CACHE_READ, "cannot read the decision cache %s; tuning afresh", err);
-  else if (bad)
+  int bad = 0, first = 0, werr;
+  if (orion_cache_load(&orion_rt.cache, orion_rt.cache_path, &bad, &first, err, sizeof err) != 0) {
+    orion_rt_warn(W_CACHE_READ, "cannot read the decision cache %s; tuning afresh, saving nothing",
+                  err);
+    orion_rt.cache_path[0] = 0; /* one message for one problem: no write at exit */
+    return;
+  }
+  if (bad)
     orion_rt_warn(W_CACHE_BAD, "%s:%d: malformed decision cache line (%d in all); ignoring them",
                   orion_rt.cache_path, first, bad);
+  if ((werr = cache_dir_writable(orion_rt.cache_path)) != 0) {
+    /* Said now: a run that settles nothing would never try to write. */
+    orion_rt_warn(W_CACHE_WRITE, "cannot write the decision cache %s: %s; saving nothing",
+                  orion_rt.cache_path, strerror(werr));
+    orion_rt.cache_path[0] = 0;
+  }
 }
 
 /* Adaptive mode: drop the clones another candidate dominates (plan.h),
@@ -452,10 +478,16 @@ static int start_tuning(rt_config *c) {
     return c->orig; /* cannot time: stay on the original */
   }
   c->checked = orion_rt.mode == MODE_ADAPTIVE && orion_rt.recheck > 0;
+  const rt_cand *o = &c->c[c->orig];
+  for (int i = 0; i < c->n; i++) /* the stakes of tune.h, step 5 */
+    orion_tuner_set_risk(&c->tuner, i,
+                         orion_plan_risk(c->c[i].bin == 0, o->warps, c->c[i].warps,
+                                         k->bin[o->bin].local, k->bin[c->c[i].bin].local));
   int hit = cached(c);
   if (hit >= 0) {
     c->source = "cached";
     orion_tuner_settle_on(&c->tuner, hit);
+    atomic_store(&c->next_check, orion_plan_recheck_gap(0, orion_rt.recheck));
     return hit;
   }
   if (orion_rt.debug && dir != predicted)
@@ -471,6 +503,10 @@ static void config_init(rt_config *c) {
   c->pending = -1;
   atomic_init(&c->final, -1);
   atomic_init(&c->launches, 0);
+  atomic_init(&c->timed_ns, 0);
+  atomic_init(&c->loss_ns, 0);
+  atomic_init(&c->timed_n, 0);
+  atomic_init(&c->next_check, 0);
   for (int i = 0; i < MAX_CANDS; i++)
     atomic_init(&c->failed[i], 0);
   c->valid = config_valid(c);

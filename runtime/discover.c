@@ -137,8 +137,10 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
     b->fn = f;
     b->hidden = hp > 0;
     load(f, load_us);
-    if (orion_rt.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS)
+    if (orion_rt.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) {
+      orion_rt.api.cuFuncGetAttribute(&b->local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);
       k->nbin++;
+    }
   }
 }
 
@@ -184,6 +186,7 @@ static void discover(rt_kernel *k, const orion_site *site) {
   strcpy(k->bin[0].tag, "orig");
   k->bin[0].role = ORION_ROLE_ORIGINAL;
   orion_rt.api.cuFuncGetAttribute(&k->bin[0].regs, CU_FUNC_ATTRIBUTE_NUM_REGS, orig);
+  orion_rt.api.cuFuncGetAttribute(&k->bin[0].local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, orig);
   k->nbin = 1;
   find_clones(k, mod, &load_us);
   if (orion_rt.debug)

@@ -62,9 +62,11 @@ static void parse_env(void) {
   }
 }
 
-/* ORION_SPLIT (0 default, 1: tune single launches on chunks) and
+/* ORION_SPLIT (0 default, 1: tune single launches on chunks),
  * ORION_RECHECK (launches between re-checks of a choice other than the
- * original; default 64, 0 = none). */
+ * original; default 64, 0 = none) and ORION_BUDGET (the fraction of the
+ * GPU time run so far that trials may lose: tune.h, step 5; default 0.005,
+ * 0 = no trials). */
 static void parse_tuning(void) {
   const char *sp = getenv("ORION_SPLIT");
   orion_rt.split = 0;
@@ -85,6 +87,17 @@ static void parse_tuning(void) {
                     rc, ORION_RT_RECHECK);
     else
       orion_rt.recheck = v < 3 && v ? 3 : v; /* a re-check takes three launches */
+  }
+  const char *b = getenv("ORION_BUDGET");
+  orion_rt.budget = ORION_RT_BUDGET;
+  if (b && *b) {
+    char *end;
+    double v = strtod(b, &end);
+    if (*end || !(v >= 0 && v <= 0.5))
+      orion_rt_warn(W_BUDGET, "ORION_BUDGET='%s' is not a fraction in 0..0.5; using %g", b,
+                    ORION_RT_BUDGET);
+    else
+      orion_rt.budget = v;
   }
 }
 

@@ -20,7 +20,7 @@ static double measured_speedup(const rt_config *c, int i) {
 }
 
 /* The speedup the report prints for r's choice: the paired estimate with
- * its 95 % half-width (tune.h, step 8) where there are pairs, else 1 for
+ * its 95 % half-width (tune.h, step 9) where there are pairs, else 1 for
  * the original, the cached figure, or exhaustive mode's ratio of medians
  * (no interval).  c->mu held. */
 static void speedup(const rt_config *c, orion_report_row *r) {
@@ -109,7 +109,7 @@ static void write_report(void) {
   free(rows);
 }
 
-/* The decisions worth remembering (tune.h, step 6): adaptive mode's
+/* The decisions worth remembering (tune.h, step 7): adaptive mode's
  * original, and a choice other than the original once re-checks confirmed
  * it; a cached choice that a re-check reverted is replaced by the
  * original. */

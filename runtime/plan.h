@@ -42,6 +42,23 @@
  * max-live of 127, while the version capped at 80 takes 75 (24 warps), so
  * the conservative version lands below the original.  The walk then starts
  * toward it, where the compiler's first step really is.
+ *
+ * Risk: the stake of a candidate's first trial (tune.h, step 5), a prior
+ * from what the compiler and ptxas left.  A clone capped to more warps
+ * without more local memory than the original rarely loses more than a few
+ * percent (H200, third-party programs: at most 5 %); one that spills more
+ * can lose several times over (a hydrodynamics kernel capped to 32
+ * registers: 1.5 KB of spills, 6x slower); a padding version can lose in
+ * proportion to the warps it takes away (a transpose at 8 of 64 warps: 3x
+ * slower).  So: a clone 0.05 without extra local memory, 0.15 up to 32
+ * bytes a thread, 0.5 up to 256, else 1; a padding version the original's
+ * warps over its own minus one, within 0.1..1.
+ *
+ * Re-checks: a choice is re-checked 8 launches after it settles, then
+ * after 16, 32, ... up to every `every` launches (ORION_RECHECK), so a
+ * kernel with few launches gets its three re-check pairs too; odd
+ * re-checks start one launch later, so the original's sample of a re-check
+ * falls on both parities of the launch count.
  */
 #ifndef ORION_RT_PLAN_H
 #define ORION_RT_PLAN_H
@@ -78,6 +95,15 @@ int orion_plan_pad_idle(unsigned long long blocks, int sms, int pad_per_sm);
  * there is one other than the original `orig`, else the compiler's
  * `dir`. */
 int orion_plan_direction(int orig, int cons, int dir);
+
+/* The prior stake (see above) of a candidate: pad != 0 for a padding
+ * version; warps per SM of the original and the candidate; local memory
+ * bytes per thread of each. */
+double orion_plan_risk(int pad, int orig_warps, int cand_warps, int orig_local, int cand_local);
+
+/* Launches from a choice's settling (k = 0) or its k-th re-check to the
+ * next re-check; `every` <= 0: none (a very large gap). */
+long orion_plan_recheck_gap(int k, long every);
 
 #ifdef __cplusplus
 }

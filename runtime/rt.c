@@ -19,14 +19,16 @@
  *      (the original through cudaLaunchKernel itself, others through
  *      cuLaunchKernel with the hidden split parameters when the clone has
  *      them).  While tuning, CUDA events bracket each whole launch, the
- *      original and the candidate under test alternating, with the grid as
- *      the comparability key; the time is read when the next launch of the
- *      configuration arrives, so the stream is never synchronised in
- *      steady state.  A candidate that would need more rounds of blocks
+ *      best version so far and the candidate under test alternating, with
+ *      the grid as the comparability key; the time is read when the next
+ *      launch of the configuration arrives, so the stream is never
+ *      synchronised in steady state.  A trial launch waits (the best so
+ *      far runs untimed) until the budget of ORION_BUDGET covers its stake
+ *      (tune.h, step 5).  A candidate that would need more rounds of blocks
  *      than the original for a grid the original runs in one is not
- *      launched (plan.h: the round guard).  Every ORION_RECHECK-th launch
- *      of a choice other than the original starts a re-check (chosen,
- *      original, chosen, timed).  Launches are split into chunks only under
+ *      launched (plan.h: the round guard).  A choice other than the
+ *      original is re-checked on plan.h's schedule (chosen, original,
+ *      chosen, timed).  Launches are split into chunks only under
  *      ORION_SPLIT=1 (split_launch says why).
  * A version that fails to launch is dropped (never tried again, counted in
  * the report, traced under ORION_DEBUG) and the original launched in its
@@ -212,6 +214,8 @@ static void publish(rt_config *c) {
             atomic_load(&c->launches));
   }
   c->rechecks_seen = c->tuner.rechecks;
+  atomic_store(&c->next_check, atomic_load(&c->launches) +
+                                   orion_plan_recheck_gap(c->tuner.rechecks, orion_rt.recheck));
   atomic_store(&c->final, f);
 }
 
@@ -247,6 +251,10 @@ static void resolve_pending(rt_config *c) {
               ms * 1e6 / c->pending_work, c->pending_host_us,
               c->pending_idle ? ", idle stream" : "");
     orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work, c->pending_key);
+    atomic_fetch_add_explicit(&c->timed_ns, (long long)(ms * 1e6), memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->timed_n, 1, memory_order_relaxed);
+    atomic_store_explicit(&c->loss_ns, (long long)(orion_tuner_loss(&c->tuner) * 1e6),
+                          memory_order_relaxed);
   }
   c->pending = -1;
   publish(c);
@@ -417,9 +425,41 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   return rc;
 }
 
-/* Every ORION_RECHECK-th launch of a configuration settled on a version
- * other than the original starts a re-check (tune.h, step 6): its three
- * launches go through tune_launch.  Returns the configuration's choice
+/* The budget of tune.h, step 5, in ms: ORION_BUDGET of the GPU time the
+ * program's tuned configurations have run (each one's launches times its
+ * mean timed launch) less what tuning lost in all of them.  Lock-free:
+ * configurations are never freed and only appended. */
+static double budget_ms(void) {
+  double credit = 0, loss = 0;
+  for (rt_config *x = orion_rt.configs; x; x = x->list_next) {
+    int n = atomic_load_explicit(&x->timed_n, memory_order_relaxed);
+    if (n > 0)
+      credit += (double)atomic_load_explicit(&x->launches, memory_order_relaxed) *
+                (double)atomic_load_explicit(&x->timed_ns, memory_order_relaxed) / n;
+    loss += (double)atomic_load_explicit(&x->loss_ns, memory_order_relaxed);
+  }
+  return (orion_rt.budget * credit - loss) * 1e-6;
+}
+
+/* 1 when the budget covers the stake of the tuner's next launch of
+ * `blocks` blocks (tune.h, step 5).  c->mu held. */
+static int affordable(rt_config *c, unsigned long long blocks) {
+  double stake = orion_tuner_stake(&c->tuner), o = orion_tuner_median(&c->tuner, c->orig);
+  if (stake <= 0 || o <= 0)
+    return 1;
+  double need = stake * o * (double)blocks, have = budget_ms();
+  if (have >= need)
+    return 1;
+  if (orion_rt.debug && c->tuner.waits % 64 == 0)
+    fprintf(stderr,
+            "orion: debug: tune %s: %s waits: stake %.4f ms, budget %.4f ms (launch %ld)\n",
+            c->k->name, c->c[c->tuner.cur].tag, need, have, atomic_load(&c->launches));
+  return 0;
+}
+
+/* A re-check starts at the launch plan.h's schedule names, for a
+ * configuration settled on a version other than the original (tune.h,
+ * step 7): its three launches go through tune_launch.  Returns the configuration's choice
  * now: -1 while the re-check runs. */
 static int start_recheck(rt_config *c) {
   pthread_mutex_lock(&c->mu);
@@ -455,6 +495,10 @@ static int tune_launch(rt_config *c, const launch *L) {
       unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
       int i = next_cand(c, blocks);
       f = atomic_load(&c->final);
+      if (f < 0 && !affordable(c, blocks)) { /* the trial waits: the best so far runs */
+        orion_tuner_wait(&c->tuner);
+        f = c->tuner.best;
+      }
       rc = f >= 0 ? untimed(c, f, L, 0, 0, 0)
                   : timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
     }
@@ -496,7 +540,8 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
   long n = atomic_fetch_add_explicit(&c->launches, 1, memory_order_relaxed) + 1;
   launch L = {func, grid, block, args, shmem, stream, site};
   int f = atomic_load_explicit(&c->final, memory_order_acquire);
-  if (f >= 0 && f != c->orig && c->checked && n % orion_rt.recheck == 0)
+  if (f >= 0 && f != c->orig && c->checked &&
+      n >= atomic_load_explicit(&c->next_check, memory_order_relaxed))
     f = start_recheck(c);
   if (f >= 0) {
     int failed = 0;

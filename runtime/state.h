@@ -41,6 +41,7 @@ typedef struct rt_bin {
   CUfunction fn;
   int hidden; /* takes the split parameters */
   int regs;
+  int local; /* local memory bytes per thread (spills) */
 } rt_bin;
 
 typedef enum { K_NEW, K_DEFERRED, K_PLAIN, K_READY } k_state;
@@ -95,7 +96,13 @@ typedef struct rt_config {
   double pending_work;          /* blocks it ran */
   double pending_host_us;       /* ORION_DEBUG: host time from the first event to the second */
   int pending_idle;             /* ORION_DEBUG: the stream was idle before the first event */
-  struct rt_config *next, *list_next;
+  /* The budget of tune.h, step 5, read lock-free by every configuration:
+   * this one's timed launches and their time, and tuning's loss. */
+  atomic_llong timed_ns, loss_ns;
+  atomic_int timed_n;
+  atomic_long next_check; /* the launch that starts the next re-check */
+  struct rt_config *next;
+  struct rt_config *_Atomic list_next; /* appended under orion_rt.mu, read without */
 } rt_config;
 
 typedef struct rt_device {
@@ -118,11 +125,13 @@ typedef struct rt_globals {
   char cache_path[4096];
   int split;    /* ORION_SPLIT=1: tune single launches on chunks */
   long recheck; /* ORION_RECHECK: launches between re-checks (0 = none) */
+  double budget; /* ORION_BUDGET: the trials' share of the GPU time (tune.h, step 5) */
   int driver_version;
   orion_driver_api api;
   pthread_mutex_t mu;
   rt_kernel *kernels[KHASH];
-  rt_config *configs, *configs_tail;
+  rt_config *_Atomic configs;
+  rt_config *configs_tail;
   rt_device dev[MAX_DEVICES];
   orion_cache cache;
   int cache_loaded;
@@ -146,11 +155,15 @@ enum {
   W_CACHE_WRITE = 256,
   W_PARAMS = 512,
   W_SPLIT = 1024,
-  W_RECHECK = 2048
+  W_RECHECK = 2048,
+  W_BUDGET = 4096
 };
 /* Launches of a configuration between re-checks of a choice other than
  * the original, by default (ORION_RECHECK). */
 #define ORION_RT_RECHECK 64
+/* The fraction of the GPU time run so far that trials may lose, by
+ * default (ORION_BUDGET; tune.h, step 5). */
+#define ORION_RT_BUDGET 0.005
 /* One line "orion: warning: ..." on stderr, once per process per bit
  * (bit 0: every time). */
 void orion_rt_warn(unsigned bit, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

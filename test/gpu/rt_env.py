@@ -66,7 +66,7 @@ def main():
         ("report-missing-dir", {"ORION_REPORT": os.path.join(tmp, "no", "such", "r.json")},
          [r"cannot write the report to .*no/such/r\.json"]),
         ("cache-under-file", {"ORION_CACHE": os.path.join(afile, "sub", "decisions")},
-         [r"cannot write the decision cache .*a-file"]),
+         [r"cannot (read|write) the decision cache .*a-file"]),
         ("cache-is-dir", {"ORION_CACHE": adir},
          [r"cannot (read|write) the decision cache .*a-dir"]),
         ("cache-readonly-dir", {"ORION_CACHE": os.path.join(rodir, "decisions")},
@@ -91,14 +91,10 @@ def main():
                 with open(corrupt, "wb") as f:
                     f.write(os.urandom(300) + b"\norion-cache 1\nhalf a line without fields\n"
                             + b"\xff\xfe\x00\x01" * 20)
-            # A cache is written only for configurations whose tuning
-            # settled; on small inputs (a few microseconds a launch, within
-            # the noise) that can take more launches than the default
-            # repetitions give (backprop's adjust_weights did not settle in
-            # one H200 run, and did at launch 4 in three others), so the
-            # write cases run longer.
-            more = ["-r", "20"] if name in ("cache-under-file", "cache-readonly-dir") else []
-            rc, res, w, err = run(b, args + more, env)
+            # A cache path that can never be written is reported when the
+            # cache is first read, not at exit: a run whose tuning settles
+            # nothing would never try to write (hotspot, small inputs).
+            rc, res, w, err = run(b, args, env)
             problems = []
             if rc != 0 or res.get("check") != "PASS":
                 problems.append(f"rc {rc} check {res.get('check')}")

@@ -106,5 +106,23 @@ int main(void) {
   CHECK(orion_plan_direction(3, -1, -1) == -1 && orion_plan_direction(3, -1, 1) == 1,
         "no conservative version: the compiler's");
   CHECK(orion_plan_direction(2, 2, -1) == -1, "conservative merged into the original");
+  /* Risk priors (lulesh, H200 builds): calcMonotonicQ's r32 (8 B more
+   * frame: 0.15), tsp's r40 (none: 0.05), calcKinematics' r32 (648 B:
+   * 1), tensorT's p8 (64 -> 8 warps: capped at 1), a p48 of 64 warps
+   * (1/3). */
+  CHECK(orion_plan_risk(0, 48, 64, 0, 8) == 0.15, "small spill");
+  CHECK(orion_plan_risk(0, 48, 64, 0, 0) == 0.05, "no spill");
+  CHECK(orion_plan_risk(0, 8, 64, 0, 648) == 1, "heavy spill");
+  CHECK(orion_plan_risk(0, 8, 24, 256, 400) == 0.5, "more spill than the original's 256 B");
+  CHECK(orion_plan_risk(1, 64, 8, 0, 0) == 1, "p8");
+  CHECK(fabs(orion_plan_risk(1, 64, 48, 0, 0) - 1.0 / 3) < 1e-12, "p48");
+  CHECK(orion_plan_risk(1, 64, 62, 0, 0) == 0.1, "the floor");
+
+  /* Re-check gaps: 8, 17, 32, 65 (every 64), 64, 65, ...; none when 0. */
+  static const long gaps[] = {8, 17, 32, 65, 64, 65};
+  for (int k = 0; k < 6; k++)
+    CHECK(orion_plan_recheck_gap(k, 64) == gaps[k], "gap %d: %ld", k, orion_plan_recheck_gap(k, 64));
+  CHECK(orion_plan_recheck_gap(0, 3) == 3 && orion_plan_recheck_gap(0, 0) > 1000000000L,
+        "small or no ORION_RECHECK");
   return CHECK_DONE();
 }
