@@ -168,7 +168,7 @@ def build(o):
         rep = os.path.join(o.out, prog + ".pass.jsonl")
         if os.path.exists(rep):
             os.unlink(rep)
-        env = dict(os.environ, ORION_REPORT=rep)
+        env = dict(os.environ, ORION_CC_REPORT=rep)
         srcs = [os.path.join(SRC, s) for s in P["srcs"]]
         rdc = ["-fgpu-rdc"] if prog.startswith("rdc") else []
         flags = rdc + P["cflags"] + (["-Rpass=orion"] if P["cflags"] else [])
