@@ -401,7 +401,7 @@ static unsigned long rd(const unsigned char *p, int n) {
 }
 
 /* Whether the ELF64 little-endian object in b has a section named name. */
-static int elf_has_section(const strbuf *b, const char *name) {
+static int elf_has_section(const orion_strbuf *b, const char *name) {
   const unsigned char *p = (const unsigned char *)b->p;
   if (b->len < 64 || memcmp(p, "\177ELF\2\1", 6) != 0)
     return 0;
@@ -427,11 +427,11 @@ int cc_inputs_have_rdc(const cc *c) {
     const char *f = c->inputs.v[i];
     if (!drv_has_suffix(f, ".o"))
       continue;
-    strbuf b;
+    orion_strbuf b;
     if (drv_read_file(f, &b) != 0)
       continue; /* validation names unreadable inputs */
     int rdc = elf_has_section(&b, ".llvm.offloading");
-    sb_free(&b);
+    orion_sb_free(&b);
     if (rdc)
       return 1;
   }

@@ -65,11 +65,11 @@ int cc_stage_ptx_probe(cc *c) {
       fwrite(r.out.p, 1, r.out.len, stdout);
     fflush(stdout);
     if (r.err.p) {
-      strbuf f;
-      sb_init(&f);
+      orion_strbuf f;
+      orion_sb_init(&f);
       ptxas_filter_verbose(r.err.p, r.err.len, &f);
       fwrite(f.p, 1, f.len, stderr);
-      sb_free(&f);
+      orion_sb_free(&f);
     }
     drv_proc_result_free(&r);
     return st;
@@ -92,14 +92,14 @@ static int env_int(const char *name, int dflt) {
 }
 
 /* One pass.jsonl line per kernel, in OrionPass's format. */
-static void pass_record_json(strbuf *b, const char *module, const char *kernel, int sm,
+static void pass_record_json(orion_strbuf *b, const char *module, const char *kernel, int sm,
                              int max_live, const orion_selection *s, int clones,
                              const char *record, const char *note) {
-  sb_adds(b, "{\"module\":");
-  json_str(b, module);
-  sb_adds(b, ",\"kernel\":");
-  json_str(b, kernel);
-  sb_addf(b,
+  orion_sb_adds(b, "{\"module\":");
+  orion_sb_json(b, module);
+  orion_sb_adds(b, ",\"kernel\":");
+  orion_sb_json(b, kernel);
+  orion_sb_addf(b,
           ",\"sm\":%d,\"max_live\":%d,\"threshold\":%d,\"block\":%d,\"block_known\":%s,"
           "\"direction\":\"%s\",\"original_warps\":%d,\"max_warps\":%d,\"source\":\"ptxas\","
           "\"versions\":[",
@@ -107,29 +107,29 @@ static void pass_record_json(strbuf *b, const char *module, const char *kernel, 
           orion_direction_name(s->direction), s->original_warps, s->max_warps);
   for (int i = 0; i < s->n_versions; i++) {
     const orion_version *v = &s->versions[i];
-    sb_addf(b, "%s{\"tag\":", i ? "," : "");
-    json_str(b, v->tag);
-    sb_addf(b, ",\"role\":\"%s\",\"max_regs\":%d,\"target_warps\":%d,\"pad\":%s}",
+    orion_sb_addf(b, "%s{\"tag\":", i ? "," : "");
+    orion_sb_json(b, v->tag);
+    orion_sb_addf(b, ",\"role\":\"%s\",\"max_regs\":%d,\"target_warps\":%d,\"pad\":%s}",
             orion_role_name(v->role), v->max_regs, v->target_warps, v->is_pad ? "true" : "false");
   }
-  sb_addf(b, "],\"clones\":%d,\"record\":", clones);
+  orion_sb_addf(b, "],\"clones\":%d,\"record\":", clones);
   if (record)
-    json_str(b, record);
+    orion_sb_json(b, record);
   else
-    sb_adds(b, "null");
-  sb_adds(b, ",\"note\":");
+    orion_sb_adds(b, "null");
+  orion_sb_adds(b, ",\"note\":");
   if (note)
-    json_str(b, note);
+    orion_sb_json(b, note);
   else
-    sb_adds(b, "null");
-  sb_adds(b, "}\n");
+    orion_sb_adds(b, "null");
+  orion_sb_adds(b, "}\n");
 }
 
 /* Version one entry e of m (unless it is a clone or already has clones):
  * its clones go to *ptx, its record string to *globals, its report line to
  * *jsonl. */
 static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm,
-                          const ptx_limits *lim, strbuf *ptx, strbuf *globals, strbuf *jsonl) {
+                          const ptx_limits *lim, orion_strbuf *ptx, orion_strbuf *globals, orion_strbuf *jsonl) {
   const char *in = c->ptx_inputs.v[0];
   size_t kl;
   const char *tag;
@@ -168,7 +168,7 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     if (ver->is_pad || ver->max_regs <= 0)
       continue;
     char *cname = drv_xasprintf("%s%s%s", e->name, ORION_CLONE_INFIX, ver->tag);
-    sb_addc(ptx, '\n');
+    orion_sb_addc(ptx, '\n');
     ptx_emit_clone(m, e, cname, ver->max_regs, ptx);
     free(cname);
     clones++;
@@ -199,7 +199,7 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
 }
 
 /* Read and scan the input PTX.  Returns 0, or 1 after an error. */
-static int read_module(const char *in, strbuf *text, ptx_module *m) {
+static int read_module(const char *in, orion_strbuf *text, ptx_module *m) {
   if (drv_read_file(in, text) != 0) {
     drv_error("%s: %s", in, strerror(errno));
     return 1;
@@ -208,27 +208,27 @@ static int read_module(const char *in, strbuf *text, ptx_module *m) {
   if (ptx_scan(text->p, text->len, m, &err) != 0) {
     drv_error("%s: malformed PTX: %s", in, err);
     free(err);
-    sb_free(text);
+    orion_sb_free(text);
     return 1;
   }
   if (m->n_entries == 0) {
     drv_error("%s: no kernel entry (.entry) in this PTX; nothing to tune", in);
     ptx_module_free(m);
-    sb_free(text);
+    orion_sb_free(text);
     return 1;
   }
   return 0;
 }
 
 /* Write the versioned PTX (and the report lines).  Returns 0, or 1 after an error. */
-static int write_outputs(cc *c, const strbuf *ptx, const strbuf *jsonl) {
-  if (drv_write_file_atomic(c->versioned_ptx, ptx->p, ptx->len) != 0) {
+static int write_outputs(cc *c, const orion_strbuf *ptx, const orion_strbuf *jsonl) {
+  if (orion_write_file_atomic(c->versioned_ptx, ptx->p, ptx->len, 0) != 0) {
     drv_error("%s: cannot write output: %s", c->versioned_ptx, strerror(errno));
     return 1;
   }
   if (c->report && jsonl->len && cc_need_tmpdir(c)) {
     char *p = drv_path_join(c->tmpdir, "pass.jsonl");
-    if (drv_write_file_atomic(p, jsonl->p, jsonl->len) != 0)
+    if (orion_write_file_atomic(p, jsonl->p, jsonl->len, 0) != 0)
       drv_warning("%s: cannot write: %s", p, strerror(errno));
     free(p);
   }
@@ -268,7 +268,7 @@ int cc_stage_ptx_version(cc *c) {
   int sm;
   if (orion_arch_from_name(cc_first_arch(c), &sm) != ORION_OK)
     return 1;
-  strbuf text;
+  orion_strbuf text;
   ptx_module m;
   if (read_module(in, &text, &m) != 0)
     return 1;
@@ -277,28 +277,28 @@ int cc_stage_ptx_version(cc *c) {
   if (lim.max_versions < 0 || lim.max_versions > ORION_MAX_VERSIONS)
     lim.max_versions = 0;
   lim.assumed_block = env_int("ORION_BLOCK", 0);
-  strbuf ptx, globals, jsonl;
-  sb_init(&ptx);
-  sb_init(&globals);
-  sb_init(&jsonl);
+  orion_strbuf ptx, globals, jsonl;
+  orion_sb_init(&ptx);
+  orion_sb_init(&globals);
+  orion_sb_init(&jsonl);
   size_t pos = 0;
   for (size_t i = 0; i < m.n_entries; i++) {
     const ptx_entry *e = &m.entries[i];
-    sb_add(&ptx, m.text + pos, e->end - pos);
+    orion_sb_add(&ptx, m.text + pos, e->end - pos);
     pos = e->end;
     version_entry(c, &m, e, sm, &lim, &ptx, &globals, &jsonl);
   }
-  sb_add(&ptx, m.text + pos, m.len - pos);
+  orion_sb_add(&ptx, m.text + pos, m.len - pos);
   if (globals.len) {
-    sb_adds(&ptx, "\n// Orion decision records (orion/record.h)\n");
-    sb_add(&ptx, globals.p, globals.len);
+    orion_sb_adds(&ptx, "\n// Orion decision records (orion/record.h)\n");
+    orion_sb_add(&ptx, globals.p, globals.len);
   }
   int rc = write_outputs(c, &ptx, &jsonl);
-  sb_free(&ptx);
-  sb_free(&globals);
-  sb_free(&jsonl);
+  orion_sb_free(&ptx);
+  orion_sb_free(&globals);
+  orion_sb_free(&jsonl);
   ptx_module_free(&m);
-  sb_free(&text);
+  orion_sb_free(&text);
   return rc;
 }
 

@@ -12,7 +12,7 @@
 #include "util.h"
 
 static json_value *load_json(const char *path, int lines) {
-  strbuf b;
+  orion_strbuf b;
   if (drv_read_file(path, &b) != 0)
     return NULL;
   char *err = NULL;
@@ -21,7 +21,7 @@ static json_value *load_json(const char *path, int lines) {
     drv_warning("%s: malformed report (%s); ignored", path, err ? err : "?");
     free(err);
   }
-  sb_free(&b);
+  orion_sb_free(&b);
   return v;
 }
 
@@ -84,25 +84,25 @@ static const json_value *find_entry(const json_value *builds, int sm, const char
   return NULL;
 }
 
-static void fmt_int(strbuf *b, const json_value *obj, const char *key, int width) {
+static void fmt_int(orion_strbuf *b, const json_value *obj, const char *key, int width) {
   const json_value *v = json_get(obj, key);
   if (v && v->kind == JSON_NUM)
-    sb_addf(b, "%-*.0f", width, v->num);
+    orion_sb_addf(b, "%-*.0f", width, v->num);
   else
-    sb_addf(b, "%-*s", width, "-");
+    orion_sb_addf(b, "%-*s", width, "-");
 }
 
-static void print_build_figures(strbuf *b, const json_value *e) {
+static void print_build_figures(orion_strbuf *b, const json_value *e) {
   if (!e) {
-    sb_adds(b, "-      -     -      -            not built");
+    orion_sb_adds(b, "-      -     -      -            not built");
     return;
   }
   const char *st = json_get_str(e, "status");
   const char *reason = json_get_str(e, "reason");
   if (json_get_num(e, "registers", -1) < 0) {
-    sb_addf(b, "-      -     -      -            %s", st ? st : "not compiled");
+    orion_sb_addf(b, "-      -     -      -            %s", st ? st : "not compiled");
     if (reason)
-      sb_addf(b, " (%s)", reason);
+      orion_sb_addf(b, " (%s)", reason);
     return;
   }
   fmt_int(b, e, "warps", 7); /* from the registers and smem ptxas gave it */
@@ -111,38 +111,38 @@ static void print_build_figures(strbuf *b, const json_value *e) {
   char sp[48];
   snprintf(sp, sizeof sp, "%.0f/%.0f", json_get_num(e, "spill_stores", 0),
            json_get_num(e, "spill_loads", 0));
-  sb_addf(b, "%-13s", sp);
+  orion_sb_addf(b, "%-13s", sp);
   const char *into = json_get_str(e, "merged_into");
   if (st && into) {
     const char *tag = strstr(into, "__orion_");
-    sb_addf(b, "%s into %s", st, tag ? tag + 8 : "orig");
+    orion_sb_addf(b, "%s into %s", st, tag ? tag + 8 : "orig");
   } else {
-    sb_adds(b, st ? st : "?");
+    orion_sb_adds(b, st ? st : "?");
     if (reason)
-      sb_addf(b, " (%s)", reason);
+      orion_sb_addf(b, " (%s)", reason);
   }
   /* The spill path (orion-ptxas, ptxas_spill.c), unless nothing spilled. */
   const json_value *spo = json_get(e, "spill");
   const char *path = spo ? json_get_str(spo, "path") : NULL;
   const char *why = spo ? json_get_str(spo, "reason") : NULL;
   if (path && !(strcmp(path, "kept") == 0 && why && strcmp(why, "no spills") == 0)) {
-    sb_addf(b, "; spill: %s", path);
+    orion_sb_addf(b, "; spill: %s", path);
     if (why && *why)
-      sb_addf(b, " (%s)", why);
+      orion_sb_addf(b, " (%s)", why);
   }
 }
 
 static void print_table(const json_value *kernels, const json_value *builds) {
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   size_t nk = kernels ? kernels->n : 0;
-  sb_addf(&b, "orion-cc: report: %zu kernel decision(s), %zu ptxas run(s)\n", nk, builds->n);
+  orion_sb_addf(&b, "orion-cc: report: %zu kernel decision(s), %zu ptxas run(s)\n", nk, builds->n);
   for (size_t i = 0; i < nk; i++) {
     const json_value *k = kernels->items[i];
     const char *name = json_get_str(k, "kernel");
     int sm = (int)json_get_num(k, "sm", 0);
-    sb_addf(&b, "\nkernel %s  [sm_%d]\n", name ? name : "?", sm);
-    sb_addf(&b, "  max-live %.0f, block %.0f%s, threshold %.0f, direction %s, warps/SM %.0f of %.0f\n",
+    orion_sb_addf(&b, "\nkernel %s  [sm_%d]\n", name ? name : "?", sm);
+    orion_sb_addf(&b, "  max-live %.0f, block %.0f%s, threshold %.0f, direction %s, warps/SM %.0f of %.0f\n",
             json_get_num(k, "max_live", -1), json_get_num(k, "block", 0),
             json_get_bool(k, "block_known", 0) ? "" : " (assumed)",
             json_get_num(k, "threshold", 0),
@@ -150,35 +150,35 @@ static void print_table(const json_value *kernels, const json_value *builds) {
             json_get_num(k, "original_warps", 0), json_get_num(k, "max_warps", 0));
     const char *note = json_get_str(k, "note");
     if (note)
-      sb_addf(&b, "  note: %s\n", note);
+      orion_sb_addf(&b, "  note: %s\n", note);
     /* model: warps/SM the pass predicted; warps: what ptxas's build holds */
-    sb_adds(&b, "  version  role          cap   model  warps  regs  stack  spill st/ld  status\n");
+    orion_sb_adds(&b, "  version  role          cap   model  warps  regs  stack  spill st/ld  status\n");
     const json_value *vs = json_get(k, "versions");
     for (size_t j = 0; vs && vs->kind == JSON_ARR && j < vs->n; j++) {
       const json_value *v = vs->items[j];
       const char *tag = json_get_str(v, "tag");
       const char *role = json_get_str(v, "role");
-      sb_addf(&b, "  %-8s %-13s ", tag ? tag : "?", role ? role : "?");
+      orion_sb_addf(&b, "  %-8s %-13s ", tag ? tag : "?", role ? role : "?");
       int cap = (int)json_get_num(v, "max_regs", 0);
       if (cap > 0)
-        sb_addf(&b, "%-5d ", cap);
+        orion_sb_addf(&b, "%-5d ", cap);
       else
-        sb_adds(&b, "-     ");
+        orion_sb_adds(&b, "-     ");
       fmt_int(&b, v, "target_warps", 7);
       if (json_get_bool(v, "pad", 0)) {
-        sb_adds(&b, "(run time: padded dynamic shared memory)");
+        orion_sb_adds(&b, "(run time: padded dynamic shared memory)");
       } else if (name && tag) {
         print_build_figures(&b, find_entry(builds, sm, name, tag));
       }
-      sb_addc(&b, '\n');
+      orion_sb_addc(&b, '\n');
     }
     /* The split entry (uncapped, hidden parameters) when the pass made one. */
     if (json_get_num(k, "hidden_params", 0) > 0 && name) {
-      sb_adds(&b, "  split    (split)       -     -      ");
+      orion_sb_adds(&b, "  split    (split)       -     -      ");
       print_build_figures(&b, find_entry(builds, sm, name, "split"));
-      sb_addc(&b, '\n');
+      orion_sb_addc(&b, '\n');
     } else if (json_get_str(k, "split_note")) {
-      sb_addf(&b, "  no split entry: %s\n", json_get_str(k, "split_note"));
+      orion_sb_addf(&b, "  no split entry: %s\n", json_get_str(k, "split_note"));
     }
   }
   /* Entries ptxas saw that no decision explains (e.g. no plugin run). */
@@ -199,20 +199,20 @@ static void print_table(const json_value *kernels, const json_value *builds) {
       if (known)
         continue;
       if (!header) {
-        sb_adds(&b, "\nentries without an Orion decision:\n"
+        orion_sb_adds(&b, "\nentries without an Orion decision:\n"
                     "  entry                                    gpu     warps  regs  stack  spill st/ld  status\n");
         header = 1;
       }
       const char *g = json_get_str(bd, "gpu");
-      sb_addf(&b, "  %-40s %-7s ", json_get_str(e, "name") ? json_get_str(e, "name") : "?",
+      orion_sb_addf(&b, "  %-40s %-7s ", json_get_str(e, "name") ? json_get_str(e, "name") : "?",
               g ? g : "-");
       print_build_figures(&b, e);
-      sb_addc(&b, '\n');
+      orion_sb_addc(&b, '\n');
     }
   }
   fflush(stdout);
   fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
+  orion_sb_free(&b);
 }
 
 int cc_report_emit(const char *dir, const char *json_file) {
@@ -222,23 +222,23 @@ int cc_report_emit(const char *dir, const char *json_file) {
   json_value *builds = load_builds(dir);
   int rc = 0;
   if (json_file) {
-    strbuf b;
-    sb_init(&b);
-    sb_adds(&b, "{\"tool\":\"orion-cc\",\"version\":");
-    json_str(&b, ORION_VERSION_STRING);
-    sb_adds(&b, ",\"kernels\":");
+    orion_strbuf b;
+    orion_sb_init(&b);
+    orion_sb_adds(&b, "{\"tool\":\"orion-cc\",\"version\":");
+    orion_sb_json(&b, ORION_VERSION_STRING);
+    orion_sb_adds(&b, ",\"kernels\":");
     if (kernels)
       json_write(&b, kernels);
     else
-      sb_adds(&b, "[]");
-    sb_adds(&b, ",\"builds\":");
+      orion_sb_adds(&b, "[]");
+    orion_sb_adds(&b, ",\"builds\":");
     json_write(&b, builds);
-    sb_adds(&b, "}\n");
-    if (drv_write_file_atomic(json_file, b.p, b.len) != 0) {
+    orion_sb_adds(&b, "}\n");
+    if (orion_write_file_atomic(json_file, b.p, b.len, 0) != 0) {
       drv_error("%s: cannot write report: %s", json_file, strerror(errno));
       rc = 1;
     }
-    sb_free(&b);
+    orion_sb_free(&b);
   } else {
     if (!kernels)
       drv_note("no Orion decisions were recorded (was the pass plugin loaded, and "

@@ -11,13 +11,13 @@
 #include "cc.h"
 
 static void print_command(char *const argv[], char *const env[]) {
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   drv_format_command(&b, argv, env);
   fflush(stdout);
   if (b.len)
     fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
+  orion_sb_free(&b);
 }
 
 int cc_run_cmd(cc *c, strvec *argv, strvec *env, int capture, drv_proc_result *res) {
@@ -41,17 +41,17 @@ int cc_run_cmd(cc *c, strvec *argv, strvec *env, int capture, drv_proc_result *r
 void cc_note_inprocess(cc *c, const char *fmt, ...) {
   if (!c->dry_run && !c->verbose)
     return;
-  strbuf b;
-  sb_init(&b);
-  sb_adds(&b, "# orion-cc (in process): ");
+  orion_strbuf b;
+  orion_sb_init(&b);
+  orion_sb_adds(&b, "# orion-cc (in process): ");
   va_list ap;
   va_start(ap, fmt);
-  sb_vaddf(&b, fmt, ap);
+  orion_sb_vaddf(&b, fmt, ap);
   va_end(ap);
-  sb_addc(&b, '\n');
+  orion_sb_addc(&b, '\n');
   fflush(stdout);
   fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
+  orion_sb_free(&b);
 }
 
 /* Under -###: orion-ptxas's conditional extra ptxas runs, as a comment

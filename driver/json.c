@@ -8,35 +8,6 @@
 
 #define JSON_MAX_DEPTH 64
 
-void json_str(strbuf *b, const char *s) {
-  sb_addc(b, '"');
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    switch (*p) {
-    case '"':
-      sb_adds(b, "\\\"");
-      break;
-    case '\\':
-      sb_adds(b, "\\\\");
-      break;
-    case '\n':
-      sb_adds(b, "\\n");
-      break;
-    case '\t':
-      sb_adds(b, "\\t");
-      break;
-    case '\r':
-      sb_adds(b, "\\r");
-      break;
-    default:
-      if (*p < 0x20)
-        sb_addf(b, "\\u%04x", *p);
-      else
-        sb_addc(b, (char)*p);
-    }
-  }
-  sb_addc(b, '"');
-}
-
 typedef struct parser {
   const char *t;
   size_t len, pos;
@@ -61,16 +32,16 @@ static json_value *new_value(json_kind k) {
   return v;
 }
 
-static void put_utf8(strbuf *b, unsigned cp) {
+static void put_utf8(orion_strbuf *b, unsigned cp) {
   if (cp < 0x80) {
-    sb_addc(b, (char)cp);
+    orion_sb_addc(b, (char)cp);
   } else if (cp < 0x800) {
-    sb_addc(b, (char)(0xc0 | (cp >> 6)));
-    sb_addc(b, (char)(0x80 | (cp & 0x3f)));
+    orion_sb_addc(b, (char)(0xc0 | (cp >> 6)));
+    orion_sb_addc(b, (char)(0x80 | (cp & 0x3f)));
   } else {
-    sb_addc(b, (char)(0xe0 | (cp >> 12)));
-    sb_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-    sb_addc(b, (char)(0x80 | (cp & 0x3f)));
+    orion_sb_addc(b, (char)(0xe0 | (cp >> 12)));
+    orion_sb_addc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+    orion_sb_addc(b, (char)(0x80 | (cp & 0x3f)));
   }
 }
 
@@ -80,29 +51,29 @@ static char *parse_string(parser *p) {
     return NULL;
   }
   p->pos++;
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   while (p->pos < p->len && p->t[p->pos] != '"') {
     char c = p->t[p->pos++];
     if (c != '\\') {
-      sb_addc(&b, c);
+      orion_sb_addc(&b, c);
       continue;
     }
     if (p->pos >= p->len)
       break;
     c = p->t[p->pos++];
     switch (c) {
-    case 'n': sb_addc(&b, '\n'); break;
-    case 't': sb_addc(&b, '\t'); break;
-    case 'r': sb_addc(&b, '\r'); break;
-    case 'b': sb_addc(&b, '\b'); break;
-    case 'f': sb_addc(&b, '\f'); break;
+    case 'n': orion_sb_addc(&b, '\n'); break;
+    case 't': orion_sb_addc(&b, '\t'); break;
+    case 'r': orion_sb_addc(&b, '\r'); break;
+    case 'b': orion_sb_addc(&b, '\b'); break;
+    case 'f': orion_sb_addc(&b, '\f'); break;
     case 'u': {
       unsigned cp = 0;
       for (int i = 0; i < 4; i++) {
         if (p->pos >= p->len) {
           fail(p, "bad \\u escape");
-          sb_free(&b);
+          orion_sb_free(&b);
           return NULL;
         }
         char h = p->t[p->pos++];
@@ -115,23 +86,23 @@ static char *parse_string(parser *p) {
           cp |= (unsigned)(h - 'A' + 10);
         else {
           fail(p, "bad \\u escape");
-          sb_free(&b);
+          orion_sb_free(&b);
           return NULL;
         }
       }
       put_utf8(&b, cp);
       break;
     }
-    default: sb_addc(&b, c); break;
+    default: orion_sb_addc(&b, c); break;
     }
   }
   if (p->pos >= p->len) {
     fail(p, "unterminated string");
-    sb_free(&b);
+    orion_sb_free(&b);
     return NULL;
   }
   p->pos++;
-  return sb_detach(&b);
+  return orion_sb_detach(&b);
 }
 
 static json_value *parse_value(parser *p, int depth);
@@ -332,34 +303,34 @@ int json_get_bool(const json_value *obj, const char *key, int dflt) {
   return v && v->kind == JSON_BOOL ? v->b : dflt;
 }
 
-void json_write(strbuf *b, const json_value *v) {
+void json_write(orion_strbuf *b, const json_value *v) {
   if (!v) {
-    sb_adds(b, "null");
+    orion_sb_adds(b, "null");
     return;
   }
   switch (v->kind) {
-  case JSON_NULL: sb_adds(b, "null"); break;
-  case JSON_BOOL: sb_adds(b, v->b ? "true" : "false"); break;
+  case JSON_NULL: orion_sb_adds(b, "null"); break;
+  case JSON_BOOL: orion_sb_adds(b, v->b ? "true" : "false"); break;
   case JSON_NUM:
     if (v->num == floor(v->num) && fabs(v->num) < 1e15)
-      sb_addf(b, "%.0f", v->num);
+      orion_sb_addf(b, "%.0f", v->num);
     else
-      sb_addf(b, "%.17g", v->num);
+      orion_sb_addf(b, "%.17g", v->num);
     break;
-  case JSON_STR: json_str(b, v->str); break;
+  case JSON_STR: orion_sb_json(b, v->str); break;
   case JSON_ARR:
   case JSON_OBJ:
-    sb_addc(b, v->kind == JSON_ARR ? '[' : '{');
+    orion_sb_addc(b, v->kind == JSON_ARR ? '[' : '{');
     for (size_t i = 0; i < v->n; i++) {
       if (i)
-        sb_addc(b, ',');
+        orion_sb_addc(b, ',');
       if (v->kind == JSON_OBJ) {
-        json_str(b, v->keys[i]);
-        sb_addc(b, ':');
+        orion_sb_json(b, v->keys[i]);
+        orion_sb_addc(b, ':');
       }
       json_write(b, v->items[i]);
     }
-    sb_addc(b, v->kind == JSON_ARR ? ']' : '}');
+    orion_sb_addc(b, v->kind == JSON_ARR ? ']' : '}');
     break;
   }
 }

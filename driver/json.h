@@ -27,7 +27,6 @@ typedef struct json_value {
   char **keys;               /* JSON_OBJ keys */
 } json_value;
 
-void json_str(strbuf *b, const char *s);
 
 /* NULL on malformed input, *err (malloc'd) says where. */
 json_value *json_parse(const char *text, size_t len, char **err);
@@ -40,6 +39,6 @@ double json_get_num(const json_value *obj, const char *key, double dflt);
 int json_get_bool(const json_value *obj, const char *key, int dflt);
 
 /* Re-serialise a value compactly. */
-void json_write(strbuf *b, const json_value *v);
+void json_write(orion_strbuf *b, const json_value *v);
 
 #endif /* ORION_DRIVER_JSON_H */

@@ -104,12 +104,12 @@ static int check_readable(const char *path) {
     drv_error("%s: %s", path, strerror(errno));
     return 0;
   }
-  strbuf probe;
+  orion_strbuf probe;
   if (drv_read_file(path, &probe) != 0) {
     drv_error("%s: %s", path, strerror(errno));
     return 0;
   }
-  sb_free(&probe);
+  orion_sb_free(&probe);
   return 1;
 }
 

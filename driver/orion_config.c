@@ -51,17 +51,17 @@ static char *link_flags(const cfg *c, int libs_only) {
   strvec v;
   sv_init(&v);
   drv_rt_link_flags(&v, c->rt, c->bin, c->cuda);
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   for (size_t j = 0; j < v.n; j++) {
     if (libs_only && strncmp(v.v[j], "-l", 2) != 0)
       continue;
     if (b.len)
-      sb_addc(&b, ' ');
-    sb_adds(&b, v.v[j]);
+      orion_sb_addc(&b, ' ');
+    orion_sb_adds(&b, v.v[j]);
   }
   sv_free(&v);
-  return sb_detach(&b);
+  return orion_sb_detach(&b);
 }
 
 static char *ans_ldflags(const cfg *c) { return link_flags(c, 0); }

@@ -50,8 +50,8 @@ int drv_run(char *const argv[], char *const env_set[], int capture,
   memset(res, 0, sizeof *res);
   res->status = -1;
   if (capture) {
-    sb_init(&res->out);
-    sb_init(&res->err);
+    orion_sb_init(&res->out);
+    orion_sb_init(&res->err);
   }
   strvec env;
   build_env(&env, env_set);
@@ -79,7 +79,7 @@ int drv_run(char *const argv[], char *const env_set[], int capture,
     close(pe[1]);
     po[1] = pe[1] = -1;
     struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-    strbuf *dst[2] = {&res->out, &res->err};
+    orion_strbuf *dst[2] = {&res->out, &res->err};
     int open_fds = 2;
     while (open_fds > 0) {
       if (poll(fds, 2, -1) < 0) {
@@ -90,7 +90,7 @@ int drv_run(char *const argv[], char *const env_set[], int capture,
       for (int i = 0; i < 2; i++) {
         if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
           continue;
-        sb_reserve(dst[i], 65536);
+        orion_sb_reserve(dst[i], 65536);
         ssize_t r = read(fds[i].fd, dst[i]->p + dst[i]->len, 65536);
         if (r < 0 && errno == EINTR)
           continue;
@@ -131,9 +131,9 @@ out:
 
 void drv_proc_result_free(drv_proc_result *res) {
   if (res->out.p)
-    sb_free(&res->out);
+    orion_sb_free(&res->out);
   if (res->err.p)
-    sb_free(&res->err);
+    orion_sb_free(&res->err);
 }
 
 int drv_exec(char *const argv[], char *const env_set[]) {
@@ -173,19 +173,19 @@ void drv_reraise_pending_signal(void) {
   raise(sig);
 }
 
-void drv_format_command(strbuf *b, char *const argv[], char *const env_set[]) {
+void drv_format_command(orion_strbuf *b, char *const argv[], char *const env_set[]) {
   for (char *const *s = env_set; s && *s; s++) {
     const char *eq = strchr(*s, '=');
     if (!eq)
       continue;
-    sb_add(b, *s, (size_t)(eq - *s) + 1);
+    orion_sb_add(b, *s, (size_t)(eq - *s) + 1);
     drv_quote(b, eq + 1);
-    sb_addc(b, ' ');
+    orion_sb_addc(b, ' ');
   }
   for (char *const *a = argv; *a; a++) {
     if (a != argv)
-      sb_addc(b, ' ');
+      orion_sb_addc(b, ' ');
     drv_quote(b, *a);
   }
-  sb_addc(b, '\n');
+  orion_sb_addc(b, '\n');
 }

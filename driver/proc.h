@@ -21,7 +21,7 @@
 typedef struct drv_proc_result {
   int status;
   int spawn_errno;
-  strbuf out, err; /* valid (possibly empty) after drv_run with capture */
+  orion_strbuf out, err; /* valid (possibly empty) after drv_run with capture */
 } drv_proc_result;
 
 int drv_run(char *const argv[], char *const env_set[], int capture,
@@ -39,6 +39,6 @@ void drv_reraise_pending_signal(void);
 
 /* Append the command line as drv_quote'd words on one line, preceded by the
  * env_set assignments (NAME="value"), with a trailing newline. */
-void drv_format_command(strbuf *b, char *const argv[], char *const env_set[]);
+void drv_format_command(orion_strbuf *b, char *const argv[], char *const env_set[]);
 
 #endif /* ORION_DRIVER_PROC_H */

@@ -397,7 +397,7 @@ int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag)
   return 1;
 }
 
-void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out) {
+void ptx_emit_without(const ptx_module *m, const unsigned char *keep, orion_strbuf *out) {
   ptx_edit *ed = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *ed);
   memset(ed, 0, (m->n_entries ? m->n_entries : 1) * sizeof *ed);
   for (size_t i = 0; i < m->n_entries; i++)
@@ -406,30 +406,30 @@ void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *ou
   free(ed);
 }
 
-void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, strbuf *out) {
+void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, orion_strbuf *out) {
   size_t p = 0;
   for (size_t i = 0; i < m->n_entries; i++) {
     const ptx_entry *e = &m->entries[i];
     const ptx_edit *ed = &edits[i];
     if (ed->drop) {
-      sb_add(out, m->text + p, e->start - p);
+      orion_sb_add(out, m->text + p, e->start - p);
       p = e->end;
       continue;
     }
     if (ed->maxntid > 0) {
-      sb_add(out, m->text + p, e->body_pos - p);
+      orion_sb_add(out, m->text + p, e->body_pos - p);
       if (out->len && out->p[out->len - 1] != '\n')
-        sb_addc(out, '\n');
-      sb_addf(out, ".maxntid %d, 1, 1\n", ed->maxntid);
+        orion_sb_addc(out, '\n');
+      orion_sb_addf(out, ".maxntid %d, 1, 1\n", ed->maxntid);
       p = e->body_pos;
     }
     if (ed->smem_pragma) {
-      sb_add(out, m->text + p, e->body_pos + 1 - p);
-      sb_adds(out, "\n\t.pragma \"enable_smem_spilling\";");
+      orion_sb_add(out, m->text + p, e->body_pos + 1 - p);
+      orion_sb_adds(out, "\n\t.pragma \"enable_smem_spilling\";");
       p = e->body_pos + 1;
     }
   }
-  sb_add(out, m->text + p, m->len - p);
+  orion_sb_add(out, m->text + p, m->len - p);
 }
 
 static int find_func(const ptx_module *m, const char *name, size_t n) {
@@ -556,30 +556,30 @@ char *ptx_global_string(const ptx_module *m, const char *sym) {
     if (r >= len || t[r] != '{')
       return NULL;
     r++;
-    strbuf b;
-    sb_init(&b);
+    orion_strbuf b;
+    orion_sb_init(&b);
     for (;;) {
       r = skip_ws(t, len, r);
       if (r >= len || !isdigit((unsigned char)t[r])) {
-        sb_free(&b);
+        orion_sb_free(&b);
         return NULL;
       }
       long v = 0;
       while (r < len && isdigit((unsigned char)t[r]) && v < 256)
         v = v * 10 + (t[r++] - '0');
       if (v > 255) {
-        sb_free(&b);
+        orion_sb_free(&b);
         return NULL;
       }
       if (v == 0)
-        return sb_detach(&b);
-      sb_addc(&b, (char)v);
+        return orion_sb_detach(&b);
+      orion_sb_addc(&b, (char)v);
       r = skip_ws(t, len, r);
       if (r < len && t[r] == ',') {
         r++;
         continue;
       }
-      sb_free(&b);
+      orion_sb_free(&b);
       return NULL; /* '}' before the NUL, or garbage */
     }
   }
@@ -589,12 +589,12 @@ char *ptx_global_string(const ptx_module *m, const char *sym) {
 /* Copy the directive region, dropping .maxnreg and (without a thread
  * count) .minnctapersm with their numbers. */
 static void copy_directives(const char *t, size_t from, size_t to, int drop_minncta,
-                            strbuf *out) {
+                            orion_strbuf *out) {
   size_t p = from;
   while (p < to) {
     size_t q = skip_comment_or_string(t, to, p);
     if (q != p) {
-      sb_add(out, t + p, q - p);
+      orion_sb_add(out, t + p, q - p);
       p = q;
       continue;
     }
@@ -608,33 +608,33 @@ static void copy_directives(const char *t, size_t from, size_t to, int drop_minn
       p = w;
       continue;
     }
-    sb_addc(out, t[p]);
+    orion_sb_addc(out, t[p]);
     p++;
   }
 }
 
 void ptx_emit_clone(const ptx_module *m, const ptx_entry *e, const char *new_name,
-                    int maxnreg, strbuf *out) {
+                    int maxnreg, orion_strbuf *out) {
   const char *t = m->text;
-  sb_add(out, t + e->start, e->name_pos - e->start);
-  sb_adds(out, new_name);
-  sb_add(out, t + e->name_end, e->dir_pos - e->name_end);
+  orion_sb_add(out, t + e->start, e->name_pos - e->start);
+  orion_sb_adds(out, new_name);
+  orion_sb_add(out, t + e->name_end, e->dir_pos - e->name_end);
   int has_ntid = e->n_maxntid || e->n_reqntid;
   copy_directives(t, e->dir_pos, e->body_pos, !has_ntid, out);
   if (maxnreg > 0) {
     if (out->len && out->p[out->len - 1] != '\n')
-      sb_addc(out, '\n');
-    sb_addf(out, ".maxnreg %d\n", maxnreg);
+      orion_sb_addc(out, '\n');
+    orion_sb_addf(out, ".maxnreg %d\n", maxnreg);
   }
-  sb_add(out, t + e->body_pos, e->end - e->body_pos);
+  orion_sb_add(out, t + e->body_pos, e->end - e->body_pos);
   if (out->len && out->p[out->len - 1] != '\n')
-    sb_addc(out, '\n');
+    orion_sb_addc(out, '\n');
 }
 
-void ptx_emit_string_global(const char *sym, const char *value, strbuf *out) {
+void ptx_emit_string_global(const char *sym, const char *value, orion_strbuf *out) {
   size_t n = strlen(value) + 1;
-  sb_addf(out, ".visible .global .align 1 .b8 %s[%zu] = {", sym, n);
+  orion_sb_addf(out, ".visible .global .align 1 .b8 %s[%zu] = {", sym, n);
   for (size_t i = 0; i < n; i++)
-    sb_addf(out, "%s%u", i ? ", " : "", (unsigned)(unsigned char)value[i]);
-  sb_adds(out, "};\n");
+    orion_sb_addf(out, "%s%u", i ? ", " : "", (unsigned)(unsigned char)value[i]);
+  orion_sb_adds(out, "};\n");
 }

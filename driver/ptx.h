@@ -69,7 +69,7 @@ int ptx_entry_threads(const ptx_entry *e);
 int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag);
 
 /* Append the module text without the entries whose keep[i] is 0. */
-void ptx_emit_without(const ptx_module *m, const unsigned char *keep, strbuf *out);
+void ptx_emit_without(const ptx_module *m, const unsigned char *keep, orion_strbuf *out);
 
 /* Per-entry edits for ptx_emit_edited. */
 typedef struct ptx_edit {
@@ -81,7 +81,7 @@ typedef struct ptx_edit {
 
 /* Append the module text with edits[i] applied to entry i (edits has
  * n_entries elements).  Nothing else changes. */
-void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, strbuf *out);
+void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, orion_strbuf *out);
 
 /* What an entry reaches: its body and, transitively, the bodies of the
  * .func definitions it calls.  abi_call: a call to a function the module
@@ -104,10 +104,10 @@ char *ptx_global_string(const ptx_module *m, const char *sym);
  * by `.maxnreg maxnreg` (maxnreg > 0), and .minnctapersm dropped unless the
  * entry has .maxntid or .reqntid. */
 void ptx_emit_clone(const ptx_module *m, const ptx_entry *e, const char *new_name,
-                    int maxnreg, strbuf *out);
+                    int maxnreg, orion_strbuf *out);
 
 /* Append a module-scope definition of a NUL-terminated byte string:
  * `.visible .global .align 1 .b8 <sym>[n] = {...};` */
-void ptx_emit_string_global(const char *sym, const char *value, strbuf *out);
+void ptx_emit_string_global(const char *sym, const char *value, orion_strbuf *out);
 
 #endif /* ORION_DRIVER_PTX_H */

@@ -86,20 +86,20 @@ void optx_cmd_free(optx_cmd *c) {
 }
 
 char *optx_expand_path(const char *tmpl) {
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   for (const char *p = tmpl; *p; p++) {
     if (p[0] == '%' && p[1] == 'p') {
-      sb_addf(&b, "%ld", (long)getpid());
+      orion_sb_addf(&b, "%ld", (long)getpid());
       p++;
     } else if (p[0] == '%' && p[1] == '%') {
-      sb_addc(&b, '%');
+      orion_sb_addc(&b, '%');
       p++;
     } else {
-      sb_addc(&b, *p);
+      orion_sb_addc(&b, *p);
     }
   }
-  return sb_detach(&b);
+  return orion_sb_detach(&b);
 }
 
 /* One --orion- option a into c (*report_opt: --orion-report's value).
@@ -249,84 +249,84 @@ static int run_plain(const optx_cmd *c, const char *real) {
   return st;
 }
 
-void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *b) {
-  sb_adds(b, "{\"tool\":\"orion-ptxas\",\"version\":");
-  json_str(b, ORION_VERSION_STRING);
-  sb_adds(b, ",\"input\":");
-  json_str(b, c->input);
-  sb_adds(b, ",\"output\":");
-  json_str(b, c->output);
-  sb_adds(b, ",\"gpu\":");
+void optx_report_json(const optx_cmd *c, const optx_result *res, orion_strbuf *b) {
+  orion_sb_adds(b, "{\"tool\":\"orion-ptxas\",\"version\":");
+  orion_sb_json(b, ORION_VERSION_STRING);
+  orion_sb_adds(b, ",\"input\":");
+  orion_sb_json(b, c->input);
+  orion_sb_adds(b, ",\"output\":");
+  orion_sb_json(b, c->output);
+  orion_sb_adds(b, ",\"gpu\":");
   if (c->gpu)
-    json_str(b, c->gpu);
+    orion_sb_json(b, c->gpu);
   else
-    sb_adds(b, "null");
-  sb_addf(b, ",\"reassembled\":%s,\"entries\":[", res->reassembled ? "true" : "false");
+    orion_sb_adds(b, "null");
+  orion_sb_addf(b, ",\"reassembled\":%s,\"entries\":[", res->reassembled ? "true" : "false");
   for (size_t i = 0; i < res->n; i++) {
     const optx_entry *e = &res->e[i];
-    sb_adds(b, i ? ",\n  {" : "\n  {");
-    sb_adds(b, "\"name\":");
-    json_str(b, e->name);
-    sb_adds(b, ",\"kernel\":");
-    json_str(b, e->kernel);
-    sb_adds(b, ",\"tag\":");
-    json_str(b, e->tag);
-    sb_addf(b, ",\"maxnreg\":%d,\"threads\":%d", e->maxnreg, e->threads);
+    orion_sb_adds(b, i ? ",\n  {" : "\n  {");
+    orion_sb_adds(b, "\"name\":");
+    orion_sb_json(b, e->name);
+    orion_sb_adds(b, ",\"kernel\":");
+    orion_sb_json(b, e->kernel);
+    orion_sb_adds(b, ",\"tag\":");
+    orion_sb_json(b, e->tag);
+    orion_sb_addf(b, ",\"maxnreg\":%d,\"threads\":%d", e->maxnreg, e->threads);
     if (e->realised)
-      sb_addf(b,
+      orion_sb_addf(b,
               ",\"registers\":%d,\"stack_frame\":%ld,\"spill_stores\":%ld,"
               "\"spill_loads\":%ld,\"smem\":%ld,\"barriers\":%ld",
               e->fig.registers, e->fig.stack_frame, e->fig.spill_stores, e->fig.spill_loads,
               e->fig.smem, e->fig.barriers);
     if (e->realised && e->fig.has_cmem)
-      sb_addf(b, ",\"cmem\":%ld", e->fig.cmem);
+      orion_sb_addf(b, ",\"cmem\":%ld", e->fig.cmem);
     else if (e->realised)
-      sb_adds(b, ",\"cmem\":null");
+      orion_sb_adds(b, ",\"cmem\":null");
     else
-      sb_adds(b, ",\"registers\":null");
-    sb_addf(b, ",\"block\":%d,\"warps\":", e->block);
+      orion_sb_adds(b, ",\"registers\":null");
+    orion_sb_addf(b, ",\"block\":%d,\"warps\":", e->block);
     if (e->warps >= 0)
-      sb_addf(b, "%d", e->warps);
+      orion_sb_addf(b, "%d", e->warps);
     else
-      sb_adds(b, "null");
-    sb_adds(b, ",\"reason\":");
+      orion_sb_adds(b, "null");
+    orion_sb_adds(b, ",\"reason\":");
     if (e->reason)
-      json_str(b, e->reason);
+      orion_sb_json(b, e->reason);
     else
-      sb_adds(b, "null");
-    sb_adds(b, ",\"spill\":");
+      orion_sb_adds(b, "null");
+    orion_sb_adds(b, ",\"spill\":");
     if (e->spill_path) {
-      sb_adds(b, "{\"path\":");
-      json_str(b, e->spill_path);
-      sb_adds(b, ",\"reason\":");
-      json_str(b, e->spill_reason ? e->spill_reason : "");
+      orion_sb_adds(b, "{\"path\":");
+      orion_sb_json(b, e->spill_path);
+      orion_sb_adds(b, ",\"reason\":");
+      orion_sb_json(b, e->spill_reason ? e->spill_reason : "");
       if (e->sass_note) {
-        sb_adds(b, ",\"sass\":");
-        json_str(b, e->sass_note);
+        orion_sb_adds(b, ",\"sass\":");
+        orion_sb_json(b, e->sass_note);
       }
       if (e->spill_block)
-        sb_addf(b, ",\"block\":%d,\"maxntid_added\":%s", e->spill_block,
+        orion_sb_addf(b, ",\"block\":%d,\"maxntid_added\":%s", e->spill_block,
                 e->spill_maxntid ? "true" : "false");
       if (e->has_before)
-        sb_addf(b,
+        orion_sb_addf(b,
                 ",\"before\":{\"registers\":%d,\"stack_frame\":%ld,\"spill_stores\":%ld,"
                 "\"spill_loads\":%ld,\"smem\":%ld}",
                 e->before.registers, e->before.stack_frame, e->before.spill_stores,
                 e->before.spill_loads, e->before.smem);
-      sb_adds(b, "}");
+      orion_sb_adds(b, "}");
     } else {
-      sb_adds(b, "null");
+      orion_sb_adds(b, "null");
     }
-    sb_adds(b, ",\"status\":");
-    json_str(b, optx_entry_status(e));
-    sb_adds(b, ",\"merged_into\":");
+    orion_sb_adds(b, ",\"status\":");
+    orion_sb_json(b, optx_entry_status(e));
+    orion_sb_adds(b, ",\"merged_into\":");
     if (e->duplicate_of >= 0)
-      json_str(b, res->e[e->duplicate_of].name);
+      orion_sb_json(b, res->e[e->duplicate_of].name);
     else
-      sb_adds(b, "null");
-    sb_adds(b, "}");
+      orion_sb_adds(b, "null");
+    orion_sb_adds(b, "}");
   }
-  sb_adds(b, res->n ? "\n]}" : "]}");
+  orion_sb_adds(b, res->n ? "\n]}" : "]}");
 }
 
 static void emit_output(const drv_proc_result *r, int verbose) {
@@ -337,11 +337,11 @@ static void emit_output(const drv_proc_result *r, int verbose) {
   if (verbose) {
     fwrite(r->err.p, 1, r->err.len, stderr);
   } else {
-    strbuf f;
-    sb_init(&f);
+    orion_strbuf f;
+    orion_sb_init(&f);
     ptxas_filter_verbose(r->err.p, r->err.len, &f);
     fwrite(f.p, 1, f.len, stderr);
-    sb_free(&f);
+    orion_sb_free(&f);
   }
   fflush(stderr);
 }
@@ -351,12 +351,12 @@ typedef struct run_state {
   const optx_cmd *c;
   const char *real;
   optx_result *res;
-  strbuf text;          /* the input PTX */
+  orion_strbuf text;          /* the input PTX */
   ptx_module m;         /* scanned from text */
   ptx_edit *ed;         /* per entry of m: drops, pragma edits */
-  strbuf first;         /* the first run's PTX when it is not text (limit drops) */
-  strbuf edited;        /* the last reassembled PTX */
-  const strbuf *final_text;
+  orion_strbuf first;         /* the first run's PTX when it is not text (limit drops) */
+  orion_strbuf edited;        /* the last reassembled PTX */
+  const orion_strbuf *final_text;
   char *tmp_out, *tmp_out2, *tmp_ptx, *tmp_first;
   drv_proc_result r1;   /* the first run */
 } run_state;
@@ -371,11 +371,11 @@ static void run_state_free(run_state *st) {
   free(st->tmp_out2);
   free(st->tmp_out);
   free(st->ed);
-  sb_free(&st->first);
-  sb_free(&st->edited);
+  orion_sb_free(&st->first);
+  orion_sb_free(&st->edited);
   drv_proc_result_free(&st->r1);
   ptx_module_free(&st->m);
-  sb_free(&st->text);
+  orion_sb_free(&st->text);
 }
 
 /* Step 3: the user's limit, then the first ptxas -v run.  1 when it
@@ -383,6 +383,12 @@ static void run_state_free(run_state *st) {
  * diagnostics already given). */
 static int first_run(run_state *st, int *status) {
   const optx_cmd *c = st->c;
+  st->tmp_out = orion_temp_beside(c->output, ".cubin");
+  if (!st->tmp_out) {
+    drv_error("%s: cannot write output: %s", c->output, strerror(errno));
+    *status = 1;
+    return 0;
+  }
   size_t ne = st->m.n_entries ? st->m.n_entries : 1;
   char **why = drv_xmalloc(ne * sizeof *why);
   memset(why, 0, ne * sizeof *why);
@@ -403,7 +409,6 @@ static int first_run(run_state *st, int *status) {
       }
     }
   }
-  st->tmp_out = drv_sibling_temp(c->output, ".cubin");
   strvec argv;
   optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out);
   int rc = optx_run_ptxas(c, &argv, &st->r1);
@@ -435,8 +440,8 @@ static int first_run(run_state *st, int *status) {
 static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
   const optx_cmd *c = st->c;
   while (n_drop || n_pragma) {
-    sb_free(&st->edited);
-    sb_init(&st->edited);
+    orion_sb_free(&st->edited);
+    orion_sb_init(&st->edited);
     ptx_emit_edited(&st->m, st->ed, &st->edited);
     if (st->tmp_ptx) {
       unlink(st->tmp_ptx);
@@ -444,11 +449,11 @@ static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
     }
     st->tmp_ptx = optx_write_temp_ptx(&st->edited);
     free(st->tmp_out2);
-    st->tmp_out2 = drv_sibling_temp(c->output, ".cubin");
+    st->tmp_out2 = orion_temp_beside(c->output, ".cubin");
     drv_proc_result r2;
     int st2 = -1;
     memset(&r2, 0, sizeof r2);
-    if (st->tmp_ptx) {
+    if (st->tmp_ptx && st->tmp_out2) {
       strvec argv;
       optx_build_argv(&argv, st->real, c, NULL, st->tmp_ptx, st->tmp_out2);
       st2 = optx_run_ptxas(c, &argv, &r2);
@@ -471,11 +476,11 @@ static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
                     "keeping every version",
                     c->input, n_drop);
       if (r2.err.p && r2.err.len) {
-        strbuf f;
-        sb_init(&f);
+        orion_strbuf f;
+        orion_sb_init(&f);
         ptxas_filter_verbose(r2.err.p, r2.err.len, &f);
         fwrite(f.p, 1, f.len, stderr);
-        sb_free(&f);
+        orion_sb_free(&f);
       }
     }
     drv_proc_result_free(&r2);
@@ -511,25 +516,25 @@ static int finish(run_state *st) {
     if (res->e[i].realised)
       res->e[i].warps = optx_warps_at(sm, &res->e[i].fig, res->e[i].block);
   int status = 0;
-  const strbuf *ft = st->final_text;
-  if (c->keep_ptx && drv_write_file_atomic(c->keep_ptx, ft->p, ft->len) != 0) {
+  const orion_strbuf *ft = st->final_text;
+  if (c->keep_ptx && orion_write_file_atomic(c->keep_ptx, ft->p, ft->len, 0) != 0) {
     drv_error("%s: cannot write PTX: %s", c->keep_ptx, strerror(errno));
     status = 1;
   }
   if (status == 0 && c->report) {
-    strbuf js;
-    sb_init(&js);
+    orion_strbuf js;
+    orion_sb_init(&js);
     optx_report_json(c, res, &js);
-    sb_addc(&js, '\n');
-    if (drv_write_file_atomic(c->report, js.p, js.len) != 0) {
+    orion_sb_addc(&js, '\n');
+    if (orion_write_file_atomic(c->report, js.p, js.len, 0) != 0) {
       drv_error("%s: cannot write report: %s", c->report, strerror(errno));
       status = 1;
     }
-    sb_free(&js);
+    orion_sb_free(&js);
   }
   if (status == 0 && drv_pending_signal())
     status = 128 + drv_pending_signal();
-  if (status == 0 && rename(st->tmp_out, c->output) != 0) {
+  if (status == 0 && orion_replace_file(st->tmp_out, c->output) != 0) {
     drv_error("%s: cannot write output: %s", c->output, strerror(errno));
     status = 1;
   }
@@ -592,11 +597,11 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   char *perr = NULL;
   if (ptx_scan(st.text.p, st.text.len, &st.m, &perr) != 0) {
     free(perr);
-    sb_free(&st.text);
+    orion_sb_free(&st.text);
     return run_plain(c, real);
   }
-  sb_init(&st.first);
-  sb_init(&st.edited);
+  orion_sb_init(&st.first);
+  orion_sb_init(&st.edited);
   int clones = 0;
   for (size_t i = 0; i < st.m.n_entries; i++) {
     size_t kl;

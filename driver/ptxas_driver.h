@@ -70,7 +70,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err);
 int optx_run(const optx_cmd *c, const char *real_ptxas, optx_result *res);
 
 /* The build report as JSON text (no trailing newline). */
-void optx_report_json(const optx_cmd *c, const optx_result *res, strbuf *out);
+void optx_report_json(const optx_cmd *c, const optx_result *res, orion_strbuf *out);
 
 /* Expand %p and %% in a report path template. */
 char *optx_expand_path(const char *tmpl);

@@ -150,7 +150,7 @@ const ptxas_figures *ptxas_info_find(const ptxas_info *info, const char *name) {
   return NULL;
 }
 
-void ptxas_filter_verbose(const char *text, size_t len, strbuf *out) {
+void ptxas_filter_verbose(const char *text, size_t len, orion_strbuf *out) {
   const char *end = text + len;
   int after_props = 0;
   for (const char *line = text; line < end;) {
@@ -170,7 +170,7 @@ void ptxas_filter_verbose(const char *text, size_t len, strbuf *out) {
       after_props = 0;
     }
     if (!drop)
-      sb_add(out, line, (size_t)(next - line));
+      orion_sb_add(out, line, (size_t)(next - line));
     line = next;
   }
 }

@@ -42,6 +42,6 @@ void ptxas_info_parse(const char *text, size_t len, ptxas_info *out);
 void ptxas_info_free(ptxas_info *info);
 const ptxas_figures *ptxas_info_find(const ptxas_info *info, const char *name);
 
-void ptxas_filter_verbose(const char *text, size_t len, strbuf *out);
+void ptxas_filter_verbose(const char *text, size_t len, orion_strbuf *out);
 
 #endif /* ORION_DRIVER_PTXAS_INFO_H */

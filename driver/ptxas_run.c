@@ -28,13 +28,13 @@ void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strve
 void optx_echo_command(const optx_cmd *c, char *const argv[]) {
   if (!c->echo)
     return;
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   drv_format_command(&b, argv, NULL);
   fflush(stdout);
   fwrite(b.p, 1, b.len, stderr);
   fflush(stderr);
-  sb_free(&b);
+  orion_sb_free(&b);
 }
 
 int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r) {
@@ -57,7 +57,7 @@ void optx_result_free(optx_result *res) {
   memset(res, 0, sizeof *res);
 }
 
-char *optx_write_temp_ptx(const strbuf *text) {
+char *optx_write_temp_ptx(const orion_strbuf *text) {
   const char *t = getenv("TMPDIR");
   char *path = drv_xasprintf("%s/orion-ptxas-XXXXXX.ptx", t && *t ? t : "/tmp");
   int fd = mkstemps(path, 4);

@@ -90,6 +90,6 @@ void optx_echo_command(const optx_cmd *c, char *const argv[]);
 int optx_run_ptxas(const optx_cmd *c, strvec *argv, drv_proc_result *r);
 /* Write text to a private temporary .ptx file; its path (caller frees and
  * unlinks), or NULL. */
-char *optx_write_temp_ptx(const strbuf *text);
+char *optx_write_temp_ptx(const orion_strbuf *text);
 
 #endif /* ORION_DRIVER_PTXAS_RUN_H */

@@ -253,20 +253,27 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
     sv_push(&extra, "--entry");
     sv_push(&extra, m->entries[idx[k]].name);
   }
-  strbuf text;
-  sb_init(&text);
+  orion_strbuf text;
+  orion_sb_init(&text);
   ptx_emit_edited(m, ed, &text);
   free(ed);
   memset(info, 0, sizeof *info);
   *msg = NULL;
   char *ptx = optx_write_temp_ptx(&text);
-  sb_free(&text);
+  orion_sb_free(&text);
   if (!ptx) {
     sv_free(&extra);
     *msg = drv_xasprintf("cannot write a temporary file: %s", strerror(errno));
     return -1;
   }
-  char *out = drv_sibling_temp(c->output, ".cubin");
+  char *out = orion_temp_beside(c->output, ".cubin");
+  if (!out) {
+    sv_free(&extra);
+    unlink(ptx);
+    free(ptx);
+    *msg = drv_xasprintf("cannot write a temporary file: %s", strerror(errno));
+    return -1;
+  }
   strvec argv;
   optx_build_argv(&argv, real, c, &extra, ptx, out);
   drv_proc_result r;

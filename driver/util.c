@@ -15,14 +15,14 @@
 const char *drv_prog = "orion";
 
 static void vdiag(const char *kind, const char *fmt, va_list ap) {
-  strbuf b;
-  sb_init(&b);
-  sb_addf(&b, "%s: %s: ", drv_prog, kind);
-  sb_vaddf(&b, fmt, ap);
-  sb_addc(&b, '\n');
+  orion_strbuf b;
+  orion_sb_init(&b);
+  orion_sb_addf(&b, "%s: %s: ", drv_prog, kind);
+  orion_sb_vaddf(&b, fmt, ap);
+  orion_sb_addc(&b, '\n');
   fflush(stdout);
   fwrite(b.p, 1, b.len, stderr);
-  sb_free(&b);
+  orion_sb_free(&b);
 }
 
 void drv_error(const char *fmt, ...) {
@@ -51,6 +51,11 @@ static void oom(void) {
   exit(1);
 }
 
+/* Every tool's string buffers stop the tool on out of memory, as drv_xmalloc. */
+__attribute__((constructor)) static void install_oom_handler(void) {
+  orion_sb_set_oom_handler(oom);
+}
+
 void *drv_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p)
@@ -75,77 +80,13 @@ char *drv_xstrndup(const char *s, size_t n) {
 }
 
 char *drv_xasprintf(const char *fmt, ...) {
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   va_list ap;
   va_start(ap, fmt);
-  sb_vaddf(&b, fmt, ap);
+  orion_sb_vaddf(&b, fmt, ap);
   va_end(ap);
-  return sb_detach(&b);
-}
-
-/* ---- strbuf ---- */
-
-void sb_init(strbuf *b) {
-  b->cap = 64;
-  b->len = 0;
-  b->p = drv_xmalloc(b->cap);
-  b->p[0] = 0;
-}
-
-void sb_free(strbuf *b) {
-  free(b->p);
-  b->p = NULL;
-  b->len = b->cap = 0;
-}
-
-void sb_reserve(strbuf *b, size_t extra) {
-  if (b->len + extra + 1 <= b->cap)
-    return;
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap < b->len + extra + 1)
-    cap *= 2;
-  b->p = drv_xrealloc(b->p, cap);
-  b->cap = cap;
-}
-
-void sb_add(strbuf *b, const char *s, size_t n) {
-  sb_reserve(b, n);
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = 0;
-}
-
-void sb_adds(strbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-void sb_addc(strbuf *b, char c) { sb_add(b, &c, 1); }
-
-void sb_vaddf(strbuf *b, const char *fmt, va_list ap) {
-  va_list aq;
-  va_copy(aq, ap);
-  int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, aq);
-  va_end(aq);
-  if (n < 0)
-    return;
-  if ((size_t)n >= b->cap - b->len) {
-    sb_reserve(b, (size_t)n);
-    vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-  }
-  b->len += (size_t)n;
-}
-
-void sb_addf(strbuf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_vaddf(b, fmt, ap);
-  va_end(ap);
-}
-
-char *sb_detach(strbuf *b) {
-  char *p = b->p;
-  b->p = NULL;
-  b->len = b->cap = 0;
-  return p;
+  return orion_sb_detach(&b);
 }
 
 /* ---- strvec ---- */
@@ -179,13 +120,13 @@ void sv_push_owned(strvec *s, char *str) {
 void sv_push(strvec *s, const char *str) { sv_push_owned(s, drv_xstrdup(str)); }
 
 void sv_pushf(strvec *s, const char *fmt, ...) {
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   va_list ap;
   va_start(ap, fmt);
-  sb_vaddf(&b, fmt, ap);
+  orion_sb_vaddf(&b, fmt, ap);
   va_end(ap);
-  sv_push_owned(s, sb_detach(&b));
+  sv_push_owned(s, orion_sb_detach(&b));
 }
 
 void sv_extend(strvec *s, const strvec *from) {
@@ -195,7 +136,7 @@ void sv_extend(strvec *s, const strvec *from) {
 
 /* ---- files ---- */
 
-int drv_read_file(const char *path, strbuf *out) {
+int drv_read_file(const char *path, orion_strbuf *out) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return -1;
@@ -205,17 +146,17 @@ int drv_read_file(const char *path, strbuf *out) {
     errno = EISDIR;
     return -1;
   }
-  strbuf b;
-  sb_init(&b);
+  orion_strbuf b;
+  orion_sb_init(&b);
   for (;;) {
-    sb_reserve(&b, 65536);
+    orion_sb_reserve(&b, 65536);
     ssize_t r = read(fd, b.p + b.len, b.cap - b.len - 1);
     if (r < 0) {
       if (errno == EINTR)
         continue;
       int e = errno;
       close(fd);
-      sb_free(&b);
+      orion_sb_free(&b);
       errno = e;
       return -1;
     }
@@ -227,55 +168,6 @@ int drv_read_file(const char *path, strbuf *out) {
   close(fd);
   *out = b;
   return 0;
-}
-
-static unsigned temp_counter;
-
-char *drv_sibling_temp(const char *path, const char *suffix) {
-  char *dir = drv_dirname(path);
-  char *p = drv_xasprintf("%s/.%s.orion-tmp.%ld.%u%s", dir, drv_basename(path),
-                          (long)getpid(), temp_counter++, suffix ? suffix : "");
-  free(dir);
-  return p;
-}
-
-int drv_write_file_atomic(const char *path, const char *data, size_t n) {
-  char *tmp = drv_sibling_temp(path, "");
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    int e = errno;
-    free(tmp);
-    errno = e;
-    return -1;
-  }
-  size_t off = 0;
-  while (off < n) {
-    ssize_t w = write(fd, data + off, n - off);
-    if (w < 0) {
-      if (errno == EINTR)
-        continue;
-      goto fail;
-    }
-    off += (size_t)w;
-  }
-  if (close(fd) != 0) {
-    fd = -1;
-    goto fail;
-  }
-  fd = -1;
-  if (rename(tmp, path) != 0)
-    goto fail;
-  free(tmp);
-  return 0;
-fail : {
-  int e = errno;
-  if (fd >= 0)
-    close(fd);
-  unlink(tmp);
-  free(tmp);
-  errno = e;
-  return -1;
-}
 }
 
 char *drv_make_temp_dir(const char *tag) {
@@ -373,12 +265,12 @@ int drv_has_prefix(const char *s, const char *prefix) {
   return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-void drv_quote(strbuf *b, const char *arg) {
-  sb_addc(b, '"');
+void drv_quote(orion_strbuf *b, const char *arg) {
+  orion_sb_addc(b, '"');
   for (const char *p = arg; *p; p++) {
     if (*p == '"' || *p == '\\' || *p == '$' || *p == '`')
-      sb_addc(b, '\\');
-    sb_addc(b, *p);
+      orion_sb_addc(b, '\\');
+    orion_sb_addc(b, *p);
   }
-  sb_addc(b, '"');
+  orion_sb_addc(b, '"');
 }

@@ -1,7 +1,10 @@
 /* cache.c - the decision cache file (cache.h).  Contract: plain POSIX I/O;
- * never leaves a partial file behind (temporary + rename); the caller
+ * never leaves a partial file behind (orion/outfile.h); the caller
  * serialises calls on one orion_cache. */
 #include "cache.h"
+
+#include "orion/outfile.h"
+#include "orion/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -182,23 +185,9 @@ static int make_parent(const char *path) {
   return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int write_all(int fd, const char *s, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return -1;
-    s += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t errn) {
-  char lock[4200], tmp[4200];
-  if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock ||
-      snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+  char lock[4200];
+  if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock) {
     snprintf(err, errn, "%s: path too long", path);
     return -1;
   }
@@ -225,33 +214,22 @@ int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t e
       snprintf(err, errn, "%s: out of memory", path);
       goto out;
     }
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    snprintf(err, errn, "%s: %s", tmp, strerror(errno));
-    goto out;
-  }
-  int ok = write_all(fd, HEADER, sizeof HEADER - 1) == 0;
+  orion_strbuf text;
+  orion_sb_init(&text);
+  orion_sb_adds(&text, HEADER);
   char line[1024];
-  for (size_t i = 0; ok && i < merged.n; i++) {
+  for (size_t i = 0; i < merged.n; i++) {
     int l = orion_cache_format(&merged.e[i], line, sizeof line);
     if (l > 0)
-      ok = write_all(fd, line, (size_t)l) == 0;
+      orion_sb_add(&text, line, (size_t)l);
   }
-  if (ok)
-    ok = fsync(fd) == 0;
-  int saved = errno;
-  if (close(fd) != 0 && ok) {
-    ok = 0;
-    saved = errno;
-  }
-  if (!ok || rename(tmp, path) != 0) {
-    if (ok)
-      saved = errno;
-    snprintf(err, errn, "%s: %s", path, strerror(saved));
-    unlink(tmp);
-    goto out;
-  }
-  rc = 0;
+  if (text.oom)
+    snprintf(err, errn, "%s: out of memory", path);
+  else if (orion_write_file_atomic(path, text.p, text.len, ORION_WRITE_SYNC) != 0)
+    snprintf(err, errn, "%s: %s", path, strerror(errno));
+  else
+    rc = 0;
+  orion_sb_free(&text);
 out:
   orion_cache_free(&merged);
   close(lfd); /* releases the lock */

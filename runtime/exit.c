@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "orion/outfile.h"
 #include "report.h"
 
 #define ORION_EXPORT __attribute__((visibility("default")))
@@ -92,19 +93,17 @@ static void write_report(void) {
   else if (orion_rt.report == 2)
     orion_report_json(stderr, rows, n);
   else if (orion_rt.report == 3) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", orion_rt.report_path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     int ok = f != NULL;
     if (f) {
       orion_report_json(f, rows, n);
-      ok = !ferror(f);
-      ok = fclose(f) == 0 && ok;
+      ok = fclose(f) == 0;
     }
-    if (!ok || rename(tmp, orion_rt.report_path) != 0) {
-      unlink(tmp);
+    if (!ok || orion_write_file_atomic(orion_rt.report_path, text, len, 0) != 0)
       orion_rt_warn(0, "cannot write the report to %s", orion_rt.report_path);
-    }
+    free(text);
   }
   free(rows);
 }

@@ -5,18 +5,15 @@
 
 #include <string.h>
 
+#include "orion/strbuf.h"
+
 static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
+  orion_strbuf b;
+  orion_sb_init(&b);
+  orion_sb_json(&b, s);
+  if (!b.oom)
+    fputs(b.p, f);
+  orion_sb_free(&b);
 }
 
 void orion_report_table(FILE *f, const orion_report_row *rows, int n) {

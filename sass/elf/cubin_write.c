@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cubin_internal.h"
+#include "orion/outfile.h"
 
 typedef struct item {
   uint64_t orig_off, orig_size, size, align, new_off;
@@ -217,42 +218,8 @@ orion_cubin_status orion_cubin_write_file(const orion_cubin *c, const char *path
   orion_cubin_status st = orion_cubin_write(c, &buf, &n);
   if (st)
     return cb_fail(diag, st, "%s", orion_cubin_strerror(st));
-  size_t plen = strlen(path);
-  char *tmp = malloc(plen + 16);
-  if (!tmp) {
-    free(buf);
-    return cb_fail(diag, ORION_CUBIN_ERR_NOMEM, "out of memory");
-  }
-  memcpy(tmp, path, plen);
-  memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    st = cb_fail(diag, ORION_CUBIN_ERR_IO, "cannot create a temporary file next to it: %s", strerror(errno));
-    goto done;
-  }
-  mode_t um = umask(0);
-  umask(um);
-  size_t off = 0;
-  while (off < n) {
-    ssize_t w = write(fd, buf + off, n - off);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      break;
-    off += (size_t)w;
-  }
-  int ok = off == n && fchmod(fd, 0666 & ~um) == 0;
-  int saved = errno;
-  if (close(fd) != 0)
-    ok = 0;
-  if (!ok || rename(tmp, path) != 0) {
-    if (ok)
-      saved = errno;
-    unlink(tmp);
-    st = cb_fail(diag, ORION_CUBIN_ERR_IO, "cannot write: %s", strerror(saved));
-  }
-done:
-  free(tmp);
+  if (orion_write_file_atomic(path, buf, n, 0) != 0)
+    st = cb_fail(diag, ORION_CUBIN_ERR_IO, "cannot write: %s", strerror(errno));
   free(buf);
   return st;
 }

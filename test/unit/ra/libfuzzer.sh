@@ -26,6 +26,6 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (voi
   -I"$root/include" -I"$root/test/unit" -I"$root/test/unit/ra" \
   "$root/test/unit/ra/fuzz_ra.c" "$root/orion-ra/colour.c" \
   "$root/orion-ra/matching.c" "$root/orion-ra/cstack.c" \
-  "$root/core/status.c" -o "$out/fuzz_ra_lf"
+  "$root/support/status.c" -o "$out/fuzz_ra_lf"
 cd "$out"
 ./fuzz_ra_lf -max_total_time="$secs" -max_len=4096 corpus

@@ -26,7 +26,7 @@ echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (voi
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
   -D_POSIX_C_SOURCE=200809L -I"$root/include" \
   "$root/test/unit/sass/fuzz_cubin.c" "$root"/sass/elf/*.c "$root"/sass/codec/*.c "$root"/sass/rewrite/*.c \
-  "$root"/orion-ra/*.c "$root"/core/*.c -lelf -lm -o "$out/fuzz_cubin" || exit 1
+  "$root"/orion-ra/*.c "$root"/core/*.c "$root"/support/*.c -lelf -lm -o "$out/fuzz_cubin" || exit 1
 n=0
 for s in "$@"; do
   for f in $( [ -d "$s" ] && ls "$s"/*.cubin 2>/dev/null || echo "$s"); do
