@@ -13,7 +13,7 @@ enum { C_UNTRIED, C_TESTING, C_WON, C_LOST, C_DROPPED, C_SAME };
 void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->margin = 0.01;
   cfg->reject = 0.50;
-  cfg->min_pairs = 6;
+  cfg->min_pairs = 4;
   cfg->max_pairs = 16;
   cfg->max_launches = 96;
   cfg->max_unpaired = 4;

@@ -43,11 +43,13 @@
  *      of the two parities' means and s the spread around each parity's
  *      own mean (n - 2 degrees of freedom): alternating work then costs
  *      neither bias nor noise.
- *        win  n >= min_pairs (6) and m + t99 se < ln(1 - margin) (margin
+ *        win  n >= min_pairs (4) and m + t99 se < ln(1 - margin) (margin
  *             1 %): faster by more than the margin with 99 % confidence
  *             (99 %, not 95 %: the test looks again after every pair; on
- *             an equal candidate under +-12 % noise 2 % of the runs
- *             switch, measured in test_tune);
+ *             an equal candidate under +-12 % noise 5 % of the runs
+ *             switch, measured in test_tune, and the re-checks revert a
+ *             choice that does not win; 4 pairs, not more, so a kernel
+ *             of a hundred launches still keeps most of a real win);
  *        lose a single pair over ln(1 + reject) (50 % slower); or, with
  *             pairs on both parities, m - t95 se > 0 (slower with 95 %
  *             confidence); or
@@ -118,7 +120,7 @@ typedef enum orion_tune_mode {
 typedef struct orion_tune_cfg {
   double margin;          /* a win must be faster by more than this (0.01) */
   double reject;          /* one pair slower by more than this loses (0.50) */
-  int min_pairs;          /* pairs before a win (6) */
+  int min_pairs;          /* pairs before a win (4) */
   int max_pairs;          /* pairs after which a candidate loses (16) */
   int max_launches;       /* fed launches per tuner at most (96) */
   int max_unpaired;       /* candidate samples in a row with no pair (4) */

@@ -126,12 +126,12 @@ static void test_win(void) {
     }
   }
   CHECK(wins == 50 && kept == 50, "5 %% win: chosen %d of 50, kept %d", wins, kept);
-  CHECK(worst <= 18, "5 %% win: %d launches at worst", worst); /* 6 pairs, 2 parity shifts */
+  CHECK(worst <= 16, "5 %% win: %d launches at worst", worst); /* 4 pairs, 1 parity shift */
   printf("true 5 %% win, 1 %% noise: chosen 50/50 in at most %d launches, kept 40 re-checks\n",
          worst);
   double sp, half;
   int pairs;
-  CHECK(orion_tuner_estimate(&t, 1, &sp, &half, &pairs) && pairs == 6 + 40 &&
+  CHECK(orion_tuner_estimate(&t, 1, &sp, &half, &pairs) && pairs == t.cfg.min_pairs + 40 &&
             fabs(sp - 1 / 0.95) <= half && half < 0.01,
         "estimate %.4f +-%.4f n=%d vs %.4f", sp, half, pairs, 1 / 0.95);
   CHECK(!orion_tuner_estimate(&t, 0, &sp, &half, &pairs) && pairs == 0, "orig has no pairs");
@@ -277,7 +277,7 @@ static void test_walk(void) {
   sim sw = {win5, 2, 0, +1, NULL, 0.0, 0.5, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
   gpu_init(&g, &sw);
   launches = run(&g, &t, &chosen);
-  CHECK(chosen == 1 && t.c[1].pairs.n == 6, "warm-up: chose %d after %d pairs", chosen,
+  CHECK(chosen == 1 && t.c[1].pairs.n == t.cfg.min_pairs, "warm-up: chose %d after %d pairs", chosen,
         t.c[1].pairs.n);
 
   /* The budget: seven candidates exactly as fast as the original under
