@@ -156,6 +156,9 @@ class Runner:
         if os.path.exists(trace):
             os.remove(trace)
         env = dict(os.environ, CUDA_INJECTION64_PATH=self.kerntime, KERNTIME_OUT=trace)
+        libdir = os.path.join(os.path.dirname(self.kerntime), 'lib')  # pack.sh: OpenMP runtimes
+        if os.path.isdir(libdir):
+            env['LD_LIBRARY_PATH'] = libdir + ':' + env.get('LD_LIBRARY_PATH', '')
         env.update(env_extra)
         t0 = time.time()
         try:

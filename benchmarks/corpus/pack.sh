@@ -58,6 +58,12 @@ lib=$(dirname "$(readlink -f "$cuda/lib64/libcupti.so")")
 cc -Wall -Wextra -Werror -shared -fPIC -O2 -I"$cuda/include" "$root/benchmarks/runtime/kerntime.c" \
   -o "$pack/kerntime.so" -L"$lib" -L"$cuda/lib64/stubs" -lcupti -lcuda -Wl,-rpath,'$ORIGIN'
 cp -L "$lib/libcupti.so.13" "$pack/"
+# OpenMP runtimes the binaries link (-Xcompiler -fopenmp), which a bare GPU
+# machine may lack: into lib/, which measure.py puts on LD_LIBRARY_PATH.
+mkdir -p "$pack/lib"
+for l in $(ldd "$pack"/src/*/{nvcc,clang,orion} 2>/dev/null | awk '/lib(g?omp)\.so/ {print $3}' | sort -u); do
+  cp -L "$l" "$pack/lib/"
+done
 cp "$here/programs.txt" "$here/measure.py" "$pack/"
 tar -C "$(dirname "$pack")" -cJf "$pack.tar.xz" "$(basename "$pack")"
 echo "pack.sh: $n programs; $(du -sh "$pack" | cut -f1) in $pack, $(du -h "$pack.tar.xz" | cut -f1) in $pack.tar.xz"
