@@ -115,7 +115,7 @@ static int fail_status(const char *path, const orion_cubin *c, orion_status st) 
 static orion_cubin *load(const char *path) {
   orion_cubin *c = NULL;
   orion_cubin_diag d;
-  if (orion_cubin_read_file(path, &c, &d) != ORION_CUBIN_OK) {
+  if (orion_cubin_read_file(path, &c, &d) != ORION_OK) {
     fail(path, d.msg);
     return NULL;
   }
@@ -351,7 +351,7 @@ static int cmd_decode(const char *path) {
     const unsigned char *code;
     size_t size, unknown = 0;
     orion_cubin_get_func(c, i, &f);
-    if (orion_cubin_func_text(c, i, &code, &size) != ORION_CUBIN_OK) {
+    if (orion_cubin_func_text(c, i, &code, &size) != ORION_OK) {
       orion_cubin_free(c);
       return fail(path, "a function symbol runs past its section");
     }
@@ -463,7 +463,7 @@ static int cmd_rewrite(const char *in, const char *out, const orion_sassrw_opts 
   int rc = rewrite_cubin(c, in, o);
   if (rc == 0) {
     orion_cubin_diag d;
-    if (orion_cubin_write_file(c, out, &d) != ORION_CUBIN_OK)
+    if (orion_cubin_write_file(c, out, &d) != ORION_OK)
       rc = fail(out, d.msg);
   }
   orion_cubin_free(c);

@@ -146,9 +146,9 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   if (!t->tried) {
     t->tried = 1;
     orion_cubin_diag d = {{0}};
-    orion_cubin_status cs = orion_cubin_read_file(t->path, &t->cubin, &d);
-    if (cs != ORION_CUBIN_OK)
-      snprintf(t->err, sizeof t->err, "cannot read the cubin: %s", d.msg[0] ? d.msg : orion_cubin_strerror(cs));
+    orion_status cs = orion_cubin_read_file(t->path, &t->cubin, &d);
+    if (cs != ORION_OK)
+      snprintf(t->err, sizeof t->err, "cannot read the cubin: %s", d.msg[0] ? d.msg : orion_strerror(cs));
     else if (orion_sassrw_analyze(t->cubin, &t->an) != ORION_OK)
       snprintf(t->err, sizeof t->err, "cannot analyse the cubin");
   }
@@ -163,8 +163,8 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   char msg[320];
   int ok = -1;
   uint32_t smem_end = 0;
-  if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_CUBIN_OK &&
-      orion_cubin_parse(bytes, size, &copy, NULL) == ORION_CUBIN_OK)
+  if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_OK &&
+      orion_cubin_parse(bytes, size, &copy, NULL) == ORION_OK)
     ok = sass_rewrite_one(copy, t->an, e->name, block, msg, sizeof msg, &smem_end);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
@@ -463,10 +463,10 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
   orion_cubin *cb = NULL;
   orion_sassrw *an = NULL;
   orion_cubin_diag d = {{0}};
-  orion_cubin_status cs = orion_cubin_read_file(cubin, &cb, &d);
-  if (cs != ORION_CUBIN_OK || orion_sassrw_analyze(cb, &an) != ORION_OK) {
+  orion_status cs = orion_cubin_read_file(cubin, &cb, &d);
+  if (cs != ORION_OK || orion_sassrw_analyze(cb, &an) != ORION_OK) {
     drv_error("%s: cannot read the assembled cubin for the SASS rewrite: %s", c->input,
-              cs ? (d.msg[0] ? d.msg : orion_cubin_strerror(cs)) : "analysis failed");
+              cs ? (d.msg[0] ? d.msg : orion_strerror(cs)) : "analysis failed");
     orion_cubin_free(cb);
     return -1;
   }
@@ -489,8 +489,8 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
       e->fig.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     }
   }
-  if (!bad && (cs = orion_cubin_write_file(cb, cubin, &d)) != ORION_CUBIN_OK) {
-    drv_error("%s: cannot write the rewritten cubin: %s", cubin, d.msg[0] ? d.msg : orion_cubin_strerror(cs));
+  if (!bad && (cs = orion_cubin_write_file(cb, cubin, &d)) != ORION_OK) {
+    drv_error("%s: cannot write the rewritten cubin: %s", cubin, d.msg[0] ? d.msg : orion_strerror(cs));
     bad = 1;
   }
   orion_sassrw_free(an);

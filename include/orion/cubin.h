@@ -30,7 +30,7 @@
  * and stay valid until the next call that modifies the cubin (any
  * orion_cubin_set_* / _replace_* / _nvinfo_* edit) or orion_cubin_free().
  * Functions are not thread-safe on one cubin; distinct cubins are
- * independent.  Every fallible function returns an orion_cubin_status;
+ * independent.  Every fallible function returns an orion_status;
  * on error, out-parameters are left untouched and, where an
  * orion_cubin_diag is passed, it holds a one-line message.
  */
@@ -40,38 +40,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "orion/status.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* X(name, message) */
-#define ORION_CUBIN_STATUS_LIST(X)                                            \
-  X(ORION_CUBIN_OK, "success")                                                \
-  X(ORION_CUBIN_ERR_INVALID_ARG, "invalid argument")                          \
-  X(ORION_CUBIN_ERR_NOMEM, "out of memory")                                   \
-  X(ORION_CUBIN_ERR_IO, "input/output error")                                 \
-  X(ORION_CUBIN_ERR_NOT_ELF, "not an ELF file")                               \
-  X(ORION_CUBIN_ERR_FATBIN, "a CUDA fatbinary, not a cubin")                  \
-  X(ORION_CUBIN_ERR_NOT_CUDA, "an ELF file for another machine, not a cubin") \
-  X(ORION_CUBIN_ERR_UNSUPPORTED, "unsupported ELF class, byte order or ABI")   \
-  X(ORION_CUBIN_ERR_TRUNCATED, "truncated file")                              \
-  X(ORION_CUBIN_ERR_BAD_HEADER, "malformed ELF header")                       \
-  X(ORION_CUBIN_ERR_BAD_SECTION, "malformed section")                         \
-  X(ORION_CUBIN_ERR_BAD_SYMBOL, "malformed symbol table")                     \
-  X(ORION_CUBIN_ERR_BAD_RELOC, "malformed relocation")                        \
-  X(ORION_CUBIN_ERR_BAD_NVINFO, "malformed .nv.info record")                  \
-  X(ORION_CUBIN_ERR_NOT_FOUND, "no such item")                                \
-  X(ORION_CUBIN_ERR_RANGE, "value out of range")
-
-typedef enum orion_cubin_status {
-#define ORION_CUBIN_X_ENUM(name, msg) name,
-  ORION_CUBIN_STATUS_LIST(ORION_CUBIN_X_ENUM)
-#undef ORION_CUBIN_X_ENUM
-  ORION_CUBIN_STATUS_COUNT
-} orion_cubin_status;
-
-/* Static message for a status, never NULL. */
-const char *orion_cubin_strerror(orion_cubin_status status);
 
 /* The detail of a failure ("section 7 (.nv.info): record at 0x10 runs past
  * the end"); empty on success. */
@@ -83,18 +57,18 @@ typedef struct orion_cubin orion_cubin;
 
 /* Parse a cubin from memory (the bytes are copied).  *out receives a new
  * cubin that the caller frees with orion_cubin_free().  diag may be NULL. */
-orion_cubin_status orion_cubin_parse(const void *bytes, size_t size, orion_cubin **out,
+orion_status orion_cubin_parse(const void *bytes, size_t size, orion_cubin **out,
                                      orion_cubin_diag *diag);
 /* Read and parse a file. */
-orion_cubin_status orion_cubin_read_file(const char *path, orion_cubin **out,
+orion_status orion_cubin_read_file(const char *path, orion_cubin **out,
                                          orion_cubin_diag *diag);
 void orion_cubin_free(orion_cubin *c); /* NULL is fine */
 
 /* Serialise: *out is a malloc'd buffer the caller frees, *size its length. */
-orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, size_t *size);
+orion_status orion_cubin_write(const orion_cubin *c, unsigned char **out, size_t *size);
 /* Serialise to path atomically: a temporary file in the same directory,
  * renamed over path only once complete; on failure nothing is left. */
-orion_cubin_status orion_cubin_write_file(const orion_cubin *c, const char *path,
+orion_status orion_cubin_write_file(const orion_cubin *c, const char *path,
                                           orion_cubin_diag *diag);
 
 /* ---- file-level facts ---- */
@@ -115,7 +89,7 @@ typedef struct orion_cubin_section {
   const unsigned char *data; /* size bytes; NULL for NOBITS or empty */
 } orion_cubin_section;
 size_t orion_cubin_section_count(const orion_cubin *c);
-orion_cubin_status orion_cubin_get_section(const orion_cubin *c, size_t idx,
+orion_status orion_cubin_get_section(const orion_cubin *c, size_t idx,
                                            orion_cubin_section *out);
 /* Index of the section called name, or 0 when there is none. */
 size_t orion_cubin_find_section(const orion_cubin *c, const char *name);
@@ -123,11 +97,11 @@ size_t orion_cubin_find_section(const orion_cubin *c, const char *name);
  * write) and sh_size follows.  Not for NOBITS sections and not for the
  * tables other data points into (SYMTAB, STRTAB, REL, RELA: use the
  * per-entry setters); a .nv.info section must hold well-formed records. */
-orion_cubin_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
+orion_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
                                                    const void *data, size_t size);
 /* Set sh_size of a NOBITS section (e.g. .nv.shared.<k>). */
-orion_cubin_status orion_cubin_set_nobits_size(orion_cubin *c, size_t idx, uint64_t size);
-orion_cubin_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint32_t info);
+orion_status orion_cubin_set_nobits_size(orion_cubin *c, size_t idx, uint64_t size);
+orion_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint32_t info);
 /* Add a NOBITS section (sass/elf/cubin_add.c has what ptxas writes for one):
  * header (appended: *idx is the old section count, nothing is renumbered),
  * name in .shstrtab, a local STT_SECTION symbol appended to .symtab; it is
@@ -138,7 +112,7 @@ orion_cubin_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint
  * INVALID_ARG (a section of that name exists, align not a power of 2),
  * RANGE (info out of range, no symbol table), NOT_FOUND (no allocated
  * NOBITS section to place it with), NOMEM (the cubin is unchanged). */
-orion_cubin_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
+orion_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
                                                   uint32_t info, uint64_t align, uint64_t size,
                                                   size_t *idx);
 
@@ -152,12 +126,12 @@ typedef struct orion_cubin_symbol {
   uint32_t shndx;
 } orion_cubin_symbol;
 size_t orion_cubin_symbol_count(const orion_cubin *c);
-orion_cubin_status orion_cubin_get_symbol(const orion_cubin *c, size_t idx,
+orion_status orion_cubin_get_symbol(const orion_cubin *c, size_t idx,
                                           orion_cubin_symbol *out);
 /* Index of the symbol called name, or 0 when there is none. */
 size_t orion_cubin_find_symbol(const orion_cubin *c, const char *name);
-orion_cubin_status orion_cubin_set_symbol_value(orion_cubin *c, size_t idx, uint64_t value);
-orion_cubin_status orion_cubin_set_symbol_size(orion_cubin *c, size_t idx, uint64_t size);
+orion_status orion_cubin_set_symbol_value(orion_cubin *c, size_t idx, uint64_t value);
+orion_status orion_cubin_set_symbol_size(orion_cubin *c, size_t idx, uint64_t size);
 
 /* ---- relocations (sections of type SHT_REL / SHT_RELA) ---- */
 typedef struct orion_cubin_reloc {
@@ -167,9 +141,9 @@ typedef struct orion_cubin_reloc {
 } orion_cubin_reloc;
 /* Number of entries of section sec (0 for non-relocation sections). */
 size_t orion_cubin_reloc_count(const orion_cubin *c, size_t sec);
-orion_cubin_status orion_cubin_get_reloc(const orion_cubin *c, size_t sec, size_t i,
+orion_status orion_cubin_get_reloc(const orion_cubin *c, size_t sec, size_t i,
                                          orion_cubin_reloc *out);
-orion_cubin_status orion_cubin_set_reloc_offset(orion_cubin *c, size_t sec, size_t i,
+orion_status orion_cubin_set_reloc_offset(orion_cubin *c, size_t sec, size_t i,
                                                 uint64_t offset);
 
 /* ---- .nv.info / .nv.info.<k> EIATTR records ---- */
@@ -237,19 +211,19 @@ typedef struct orion_eiattr_rec {
 /* Is section idx a .nv.info section (SHT_LOPROC + 0, name .nv.info*)? */
 int orion_cubin_is_nvinfo(const orion_cubin *c, size_t idx);
 size_t orion_cubin_nvinfo_count(const orion_cubin *c, size_t sec);
-orion_cubin_status orion_cubin_nvinfo_get(const orion_cubin *c, size_t sec, size_t i,
+orion_status orion_cubin_nvinfo_get(const orion_cubin *c, size_t sec, size_t i,
                                           orion_eiattr_rec *out);
 /* Set the u16 value of a non-SVAL record. */
-orion_cubin_status orion_cubin_nvinfo_set_value(orion_cubin *c, size_t sec, size_t i,
+orion_status orion_cubin_nvinfo_set_value(orion_cubin *c, size_t sec, size_t i,
                                                 uint16_t value);
 /* Replace the payload of an SVAL record (size may change, up to 65535). */
-orion_cubin_status orion_cubin_nvinfo_set_payload(orion_cubin *c, size_t sec, size_t i,
+orion_status orion_cubin_nvinfo_set_payload(orion_cubin *c, size_t sec, size_t i,
                                                   const void *payload, size_t size);
 /* Append a record at the end of section sec. */
-orion_cubin_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigned fmt,
+orion_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigned fmt,
                                              unsigned attr, uint16_t value,
                                              const void *payload, size_t size);
-orion_cubin_status orion_cubin_nvinfo_remove(orion_cubin *c, size_t sec, size_t i);
+orion_status orion_cubin_nvinfo_remove(orion_cubin *c, size_t sec, size_t i);
 
 /* ---- functions and kernels ----
  * A function is an STT_FUNC symbol with a non-zero size inside an
@@ -275,27 +249,27 @@ typedef struct orion_cubin_func {
 } orion_cubin_func;
 
 size_t orion_cubin_func_count(const orion_cubin *c);
-orion_cubin_status orion_cubin_get_func(const orion_cubin *c, size_t i, orion_cubin_func *out);
+orion_status orion_cubin_get_func(const orion_cubin *c, size_t i, orion_cubin_func *out);
 /* The u32 offsets of an offset-list attribute (EXIT_INSTR_OFFSETS,
  * S2RCTAID_INSTR_OFFSETS...) of a kernel's .nv.info.<k>: up to cap of them
  * are stored in offs; *n receives how many there are. */
-orion_cubin_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func, unsigned attr,
+orion_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func, unsigned attr,
                                               uint32_t *offs, size_t cap, size_t *n);
-orion_cubin_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigned attr,
+orion_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigned attr,
                                                   const uint32_t *offs, size_t n);
 /* A function's code: the size bytes at value in its text section
- * (ORION_CUBIN_ERR_RANGE if edits made the symbol overrun the section). */
-orion_cubin_status orion_cubin_func_text(const orion_cubin *c, size_t func,
+ * (ORION_ERR_RANGE if edits made the symbol overrun the section). */
+orion_status orion_cubin_func_text(const orion_cubin *c, size_t func,
                                          const unsigned char **bytes, size_t *size);
 /* Replace the whole text section of a function with size bytes and set the
  * symbol size of every function that is alone in that section.  Callers
  * moving code also fix relocations, branch targets and offset lists. */
-orion_cubin_status orion_cubin_replace_func_text(orion_cubin *c, size_t func,
+orion_status orion_cubin_replace_func_text(orion_cubin *c, size_t func,
                                                  const void *bytes, size_t size);
 /* Set a per-symbol .nv.info value (REGCOUNT, FRAME_SIZE, MIN_/MAX_STACK_SIZE)
  * of function func; the record is appended when absent.  Setting REGCOUNT
  * also updates sh_info bits 24-31 where they were non-zero. */
-orion_cubin_status orion_cubin_set_func_attr(orion_cubin *c, size_t func, unsigned attr,
+orion_status orion_cubin_set_func_attr(orion_cubin *c, size_t func, unsigned attr,
                                              uint32_t value);
 
 #ifdef __cplusplus

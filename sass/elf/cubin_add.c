@@ -35,27 +35,27 @@ static unsigned char *appended(const cb_sec *sec, const void *extra, size_t n) {
   return p;
 }
 
-orion_cubin_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
+orion_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
                                                   uint32_t info, uint64_t align, uint64_t size,
                                                   size_t *idx) {
   if (!c || !name || !*name || !idx || (align & (align - 1)))
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   if (orion_cubin_find_section(c, name))
-    return ORION_CUBIN_ERR_INVALID_ARG; /* already there */
+    return ORION_ERR_INVALID_ARG; /* already there */
   if (info >= c->nsec || !c->symtab || c->eh.e_shstrndx >= c->nsec || c->nsec >= SHN_LORESERVE - 1)
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   /* place it with the other allocated NOBITS sections (the shared segment) */
   size_t at = 0;
   for (size_t i = 1; i < c->orig_nsec && !at; i++)
     if (cb_nobits(c->sec[i].sh.sh_type) && (c->sec[i].sh.sh_flags & SHF_ALLOC))
       at = i;
   if (!at)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   cb_sec *shs = &c->sec[c->eh.e_shstrndx], *sym = &c->sec[c->symtab];
   cb_sec *str = &c->sec[sym->sh.sh_link];
   size_t nl = strlen(name) + 1;
   if (shs->sh.sh_size + nl > UINT32_MAX || str->sh.sh_size + nl > UINT32_MAX)
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   Elf64_Sym s = {(uint32_t)str->sh.sh_size, ELF64_ST_INFO(STB_LOCAL, STT_SECTION), 0,
                  (uint16_t)c->nsec, 0, 0};
   uint32_t sh_name = (uint32_t)shs->sh.sh_size;
@@ -71,7 +71,7 @@ orion_cubin_status orion_cubin_add_nobits_section(orion_cubin *c, const char *na
     free(nstr);
     free(nsym);
     free(dup);
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   }
   shs = &c->sec[c->eh.e_shstrndx];
   sym = &c->sec[c->symtab];
@@ -105,5 +105,5 @@ orion_cubin_status orion_cubin_add_nobits_section(orion_cubin *c, const char *na
   n->sh.sh_offset = n->orig_off;
   *idx = c->nsec++;
   c->eh.e_shnum = (Elf64_Half)c->nsec;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }

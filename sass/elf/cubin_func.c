@@ -15,14 +15,14 @@
 
 #include "cubin_internal.h"
 
-orion_cubin_status cb_collect_funcs(orion_cubin *c) {
+orion_status cb_collect_funcs(orion_cubin *c) {
   free(c->funcs);
   c->funcs = NULL;
   c->nfunc = 0;
   if (!c->nsym)
-    return ORION_CUBIN_OK;
+    return ORION_OK;
   if (!(c->funcs = malloc(c->nsym * sizeof *c->funcs)))
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   for (size_t i = 1; i < c->nsym; i++) {
     orion_cubin_symbol s;
     orion_cubin_get_symbol(c, i, &s);
@@ -34,7 +34,7 @@ orion_cubin_status cb_collect_funcs(orion_cubin *c) {
       continue;
     c->funcs[c->nfunc++] = i;
   }
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
 size_t orion_cubin_func_count(const orion_cubin *c) { return c->nfunc; }
@@ -89,9 +89,9 @@ static void u32_triple(const orion_cubin *c, size_t sec, unsigned attr, int64_t 
     out[k] = cb_rd32(r.payload + 4 * k);
 }
 
-orion_cubin_status orion_cubin_get_func(const orion_cubin *c, size_t i, orion_cubin_func *out) {
+orion_status orion_cubin_get_func(const orion_cubin *c, size_t i, orion_cubin_func *out) {
   if (!c || i >= c->nfunc || !out)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   orion_cubin_symbol s;
   size_t sym = c->funcs[i];
   orion_cubin_get_symbol(c, sym, &s);
@@ -128,24 +128,24 @@ orion_cubin_status orion_cubin_get_func(const orion_cubin *c, size_t i, orion_cu
     orion_cubin_kernel_offsets(c, i, ORION_EIATTR_S2RCTAID_INSTR_OFFSETS, NULL, 0, &f.n_s2rctaid);
   }
   *out = f;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-static orion_cubin_status kernel_nvinfo(const orion_cubin *c, size_t func, size_t *sec) {
+static orion_status kernel_nvinfo(const orion_cubin *c, size_t func, size_t *sec) {
   if (!c || func >= c->nfunc)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   orion_cubin_symbol s;
   orion_cubin_get_symbol(c, c->funcs[func], &s);
   if (!(s.other & ORION_CUBIN_STO_ENTRY))
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   *sec = kernel_section(c, s.shndx, ".nv.info.", 0);
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func, unsigned attr, uint32_t *offs,
+orion_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func, unsigned attr, uint32_t *offs,
                                               size_t cap, size_t *n) {
   size_t sec = 0;
-  orion_cubin_status st = kernel_nvinfo(c, func, &sec);
+  orion_status st = kernel_nvinfo(c, func, &sec);
   if (st)
     return st;
   size_t count = 0;
@@ -158,22 +158,22 @@ orion_cubin_status orion_cubin_kernel_offsets(const orion_cubin *c, size_t func,
   }
   if (n)
     *n = count;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigned attr, const uint32_t *offs,
+orion_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigned attr, const uint32_t *offs,
                                                   size_t n) {
   size_t sec = 0;
-  orion_cubin_status st = kernel_nvinfo(c, func, &sec);
+  orion_status st = kernel_nvinfo(c, func, &sec);
   if (st)
     return st;
   if (!sec)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   if (n > 0xffff / 4)
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   unsigned char *b = malloc(n ? 4 * n : 1);
   if (!b)
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   for (size_t k = 0; k < n; k++)
     cb_wr32(b + 4 * k, offs[k]);
   long i = find_rec(c, sec, attr);
@@ -185,25 +185,25 @@ orion_cubin_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, u
   return st;
 }
 
-orion_cubin_status orion_cubin_func_text(const orion_cubin *c, size_t func, const unsigned char **bytes,
+orion_status orion_cubin_func_text(const orion_cubin *c, size_t func, const unsigned char **bytes,
                                          size_t *size) {
   if (!c || func >= c->nfunc || !bytes || !size)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   orion_cubin_symbol s;
   orion_cubin_get_symbol(c, c->funcs[func], &s);
   const cb_sec *t = &c->sec[s.shndx];
   if (s.value > t->sh.sh_size || s.size > t->sh.sh_size - s.value) /* after edits */
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   *bytes = t->data + s.value;
   *size = s.size;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, const void *bytes, size_t size) {
+orion_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, const void *bytes, size_t size) {
   if (!c || func >= c->nfunc)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   if (!size || !bytes)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   orion_cubin_symbol s;
   orion_cubin_get_symbol(c, c->funcs[func], &s);
   size_t t = s.shndx;
@@ -216,10 +216,10 @@ orion_cubin_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, co
       orion_cubin_reloc rel;
       orion_cubin_get_reloc(c, r, k, &rel);
       if (rel.offset >= size)
-        return ORION_CUBIN_ERR_RANGE;
+        return ORION_ERR_RANGE;
     }
   }
-  orion_cubin_status st = cb_set_data(c, t, bytes, size);
+  orion_status st = cb_set_data(c, t, bytes, size);
   if (st)
     return st;
   for (size_t k = 0; k < c->nfunc; k++) {
@@ -228,32 +228,32 @@ orion_cubin_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, co
     if (o.shndx == t && o.value == 0 && o.size == old)
       orion_cubin_set_symbol_size(c, c->funcs[k], size);
   }
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_set_func_attr(orion_cubin *c, size_t func, unsigned attr, uint32_t value) {
+orion_status orion_cubin_set_func_attr(orion_cubin *c, size_t func, unsigned attr, uint32_t value) {
   if (!c || func >= c->nfunc)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   if (attr != ORION_EIATTR_REGCOUNT && attr != ORION_EIATTR_FRAME_SIZE && attr != ORION_EIATTR_MIN_STACK_SIZE &&
       attr != ORION_EIATTR_MAX_STACK_SIZE)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   if (!c->nvinfo)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   size_t sym = c->funcs[func];
   if (attr == ORION_EIATTR_REGCOUNT && value > 0xff)
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   unsigned char pl[8];
   cb_wr32(pl, (uint32_t)sym);
   cb_wr32(pl + 4, value);
   long i = sym_attr_rec(c, attr, sym);
-  orion_cubin_status st;
+  orion_status st;
   if (i >= 0) {
     memcpy(c->sec[c->nvinfo].data + c->sec[c->nvinfo].rec[i] + 4, pl, 8); /* same size: in place */
-    st = ORION_CUBIN_OK;
+    st = ORION_OK;
   } else {
     st = orion_cubin_nvinfo_append(c, c->nvinfo, ORION_EIFMT_SVAL, attr, 0, pl, sizeof pl);
   }
-  if (st == ORION_CUBIN_OK && attr == ORION_EIATTR_REGCOUNT) {
+  if (st == ORION_OK && attr == ORION_EIATTR_REGCOUNT) {
     orion_cubin_symbol s;
     orion_cubin_get_symbol(c, sym, &s);
     Elf64_Shdr *sh = &c->sec[s.shndx].sh;

@@ -50,20 +50,20 @@ struct orion_cubin {
 };
 
 /* Format a one-line message into diag (which may be NULL); returns st. */
-orion_cubin_status cb_fail(orion_cubin_diag *diag, orion_cubin_status st, const char *fmt, ...)
+orion_status cb_fail(orion_cubin_diag *diag, orion_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Replace section idx's bytes with a copy of size bytes (data may be NULL
  * when size is 0) and re-index its records if it is a .nv.info section. */
-orion_cubin_status cb_set_data(orion_cubin *c, size_t idx, const void *data, size_t size);
+orion_status cb_set_data(orion_cubin *c, size_t idx, const void *data, size_t size);
 
-/* (Re)build sec->rec from sec->data; ORION_CUBIN_ERR_BAD_NVINFO with a
+/* (Re)build sec->rec from sec->data; ORION_ERR_BAD_NVINFO with a
  * message in diag when a record is malformed. */
-orion_cubin_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag);
+orion_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag);
 
 /* Collect the functions (STT_FUNC symbols with a size, in an executable
  * section) into c->funcs. */
-orion_cubin_status cb_collect_funcs(orion_cubin *c);
+orion_status cb_collect_funcs(orion_cubin *c);
 
 static inline uint32_t cb_rd32(const unsigned char *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

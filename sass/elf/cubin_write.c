@@ -124,12 +124,12 @@ static Elf64_Phdr move_segment(const orion_cubin *c, const Elf64_Phdr *p, const 
   return q;
 }
 
-orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, size_t *size) {
+orion_status orion_cubin_write(const orion_cubin *c, unsigned char **out, size_t *size) {
   if (!c || !out || !size)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   item *it = malloc((c->nsec + 2) * sizeof *it);
   if (!it)
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   size_t n = 0;
   for (size_t i = 1; i < c->nsec; i++) {
     const cb_sec *s = &c->sec[i];
@@ -146,7 +146,7 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
   unsigned char *buf = calloc(1, total ? total : 1);
   if (!buf) {
     free(it);
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   }
   int moved = total != c->orig_size;
   for (size_t i = 0; i < n; i++)
@@ -174,7 +174,7 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
     free(noff);
     free(it);
     free(buf);
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   }
   for (size_t i = 0; i < c->nsec; i++) /* NOBITS and the null section */
     noff[i] = i ? (uint64_t)((int64_t)c->sec[i].orig_off + shift_at(it, n, c->sec[i].orig_off)) : c->sec[0].orig_off;
@@ -205,21 +205,21 @@ orion_cubin_status orion_cubin_write(const orion_cubin *c, unsigned char **out, 
   free(it);
   *out = buf;
   *size = total;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_write_file(const orion_cubin *c, const char *path, orion_cubin_diag *diag) {
+orion_status orion_cubin_write_file(const orion_cubin *c, const char *path, orion_cubin_diag *diag) {
   if (diag)
     diag->msg[0] = 0;
   if (!c || !path)
-    return cb_fail(diag, ORION_CUBIN_ERR_INVALID_ARG, "invalid argument");
+    return cb_fail(diag, ORION_ERR_INVALID_ARG, "invalid argument");
   unsigned char *buf;
   size_t n;
-  orion_cubin_status st = orion_cubin_write(c, &buf, &n);
+  orion_status st = orion_cubin_write(c, &buf, &n);
   if (st)
-    return cb_fail(diag, st, "%s", orion_cubin_strerror(st));
+    return cb_fail(diag, st, "%s", orion_strerror(st));
   if (orion_write_file_atomic(path, buf, n, 0) != 0)
-    st = cb_fail(diag, ORION_CUBIN_ERR_IO, "cannot write: %s", strerror(errno));
+    st = cb_fail(diag, ORION_ERR_IO, "cannot write: %s", strerror(errno));
   free(buf);
   return st;
 }

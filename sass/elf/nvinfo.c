@@ -39,7 +39,7 @@ int orion_cubin_is_nvinfo(const orion_cubin *c, size_t idx) {
          (s->name[8] == 0 || s->name[8] == '.');
 }
 
-orion_cubin_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag) {
+orion_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag) {
   cb_sec *s = &c->sec[idx];
   free(s->rec);
   s->rec = NULL;
@@ -51,18 +51,18 @@ orion_cubin_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag 
     n = 0;
     while (off < size) {
       if (size - off < 4)
-        return cb_fail(diag, ORION_CUBIN_ERR_BAD_NVINFO,
+        return cb_fail(diag, ORION_ERR_BAD_NVINFO,
                        "section %zu (%s): %zu stray bytes at 0x%zx, shorter than a record header", idx, s->name,
                        size - off, off);
       unsigned fmt = s->data[off];
       size_t len = 4;
       if (fmt < ORION_EIFMT_NVAL || fmt > ORION_EIFMT_SVAL)
-        return cb_fail(diag, ORION_CUBIN_ERR_BAD_NVINFO, "section %zu (%s): record at 0x%zx has unknown format %u",
+        return cb_fail(diag, ORION_ERR_BAD_NVINFO, "section %zu (%s): record at 0x%zx has unknown format %u",
                        idx, s->name, off, fmt);
       if (fmt == ORION_EIFMT_SVAL) {
         len += (size_t)s->data[off + 2] | (size_t)s->data[off + 3] << 8;
         if (len > size - off)
-          return cb_fail(diag, ORION_CUBIN_ERR_BAD_NVINFO,
+          return cb_fail(diag, ORION_ERR_BAD_NVINFO,
                          "section %zu (%s): record at 0x%zx (attribute 0x%02x) runs past the end", idx, s->name,
                          off, s->data[off + 1]);
       }
@@ -72,19 +72,19 @@ orion_cubin_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag 
       off += len;
     }
     if (!pass && n && !(s->rec = malloc(n * sizeof *s->rec)))
-      return ORION_CUBIN_ERR_NOMEM;
+      return ORION_ERR_NOMEM;
   }
   s->nrec = n;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
 size_t orion_cubin_nvinfo_count(const orion_cubin *c, size_t sec) {
   return orion_cubin_is_nvinfo(c, sec) ? c->sec[sec].nrec : 0;
 }
 
-orion_cubin_status orion_cubin_nvinfo_get(const orion_cubin *c, size_t sec, size_t i, orion_eiattr_rec *out) {
+orion_status orion_cubin_nvinfo_get(const orion_cubin *c, size_t sec, size_t i, orion_eiattr_rec *out) {
   if (!orion_cubin_is_nvinfo(c, sec) || i >= c->sec[sec].nrec || !out)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   const cb_sec *s = &c->sec[sec];
   const unsigned char *p = s->data + s->rec[i];
   out->fmt = p[0];
@@ -92,12 +92,12 @@ orion_cubin_status orion_cubin_nvinfo_get(const orion_cubin *c, size_t sec, size
   out->value = (uint16_t)(p[2] | p[3] << 8);
   out->payload = p[0] == ORION_EIFMT_SVAL ? p + 4 : NULL;
   out->offset = s->rec[i];
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
 /* Rebuild section sec with record i replaced by rec (rlen bytes; rlen 0
  * removes it; i == nrec appends). */
-static orion_cubin_status splice(orion_cubin *c, size_t sec, size_t i, const unsigned char *rec, size_t rlen) {
+static orion_status splice(orion_cubin *c, size_t sec, size_t i, const unsigned char *rec, size_t rlen) {
   const cb_sec *s = &c->sec[sec];
   size_t start = i < s->nrec ? s->rec[i] : s->sh.sh_size;
   size_t end = i + 1 < s->nrec ? s->rec[i + 1] : s->sh.sh_size;
@@ -106,45 +106,45 @@ static orion_cubin_status splice(orion_cubin *c, size_t sec, size_t i, const uns
   size_t n = start + rlen + (s->sh.sh_size - end);
   unsigned char *b = malloc(n ? n : 1);
   if (!b)
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   if (start)
     memcpy(b, s->data, start);
   if (rlen)
     memcpy(b + start, rec, rlen);
   if (s->sh.sh_size > end)
     memcpy(b + start + rlen, s->data + end, s->sh.sh_size - end);
-  orion_cubin_status st = cb_set_data(c, sec, b, n);
+  orion_status st = cb_set_data(c, sec, b, n);
   free(b);
   return st;
 }
 
-orion_cubin_status orion_cubin_nvinfo_set_value(orion_cubin *c, size_t sec, size_t i, uint16_t value) {
+orion_status orion_cubin_nvinfo_set_value(orion_cubin *c, size_t sec, size_t i, uint16_t value) {
   orion_eiattr_rec r;
-  orion_cubin_status st = orion_cubin_nvinfo_get(c, sec, i, &r);
+  orion_status st = orion_cubin_nvinfo_get(c, sec, i, &r);
   if (st)
     return st;
   if (r.fmt == ORION_EIFMT_SVAL)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   unsigned char *p = c->sec[sec].data + r.offset;
   p[2] = (unsigned char)value;
   p[3] = (unsigned char)(value >> 8);
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-static orion_cubin_status make_rec(unsigned fmt, unsigned attr, uint16_t value, const void *payload,
+static orion_status make_rec(unsigned fmt, unsigned attr, uint16_t value, const void *payload,
                                    size_t size, unsigned char **out, size_t *len) {
   if (fmt < ORION_EIFMT_NVAL || fmt > ORION_EIFMT_SVAL || attr > 0xff)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   if (fmt == ORION_EIFMT_SVAL) {
     if (size > 0xffff || (size && !payload))
-      return ORION_CUBIN_ERR_RANGE;
+      return ORION_ERR_RANGE;
     value = (uint16_t)size;
   } else {
     size = 0;
   }
   unsigned char *b = malloc(4 + size);
   if (!b)
-    return ORION_CUBIN_ERR_NOMEM;
+    return ORION_ERR_NOMEM;
   b[0] = (unsigned char)fmt;
   b[1] = (unsigned char)attr;
   b[2] = (unsigned char)value;
@@ -153,17 +153,17 @@ static orion_cubin_status make_rec(unsigned fmt, unsigned attr, uint16_t value, 
     memcpy(b + 4, payload, size);
   *out = b;
   *len = 4 + size;
-  return ORION_CUBIN_OK;
+  return ORION_OK;
 }
 
-orion_cubin_status orion_cubin_nvinfo_set_payload(orion_cubin *c, size_t sec, size_t i, const void *payload,
+orion_status orion_cubin_nvinfo_set_payload(orion_cubin *c, size_t sec, size_t i, const void *payload,
                                                   size_t size) {
   orion_eiattr_rec r;
-  orion_cubin_status st = orion_cubin_nvinfo_get(c, sec, i, &r);
+  orion_status st = orion_cubin_nvinfo_get(c, sec, i, &r);
   if (st)
     return st;
   if (r.fmt != ORION_EIFMT_SVAL)
-    return ORION_CUBIN_ERR_INVALID_ARG;
+    return ORION_ERR_INVALID_ARG;
   unsigned char *b;
   size_t len;
   if ((st = make_rec(r.fmt, r.attr, 0, payload, size, &b, &len)))
@@ -173,13 +173,13 @@ orion_cubin_status orion_cubin_nvinfo_set_payload(orion_cubin *c, size_t sec, si
   return st;
 }
 
-orion_cubin_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigned fmt, unsigned attr,
+orion_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigned fmt, unsigned attr,
                                              uint16_t value, const void *payload, size_t size) {
   if (!orion_cubin_is_nvinfo(c, sec))
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   unsigned char *b;
   size_t len;
-  orion_cubin_status st = make_rec(fmt, attr, value, payload, size, &b, &len);
+  orion_status st = make_rec(fmt, attr, value, payload, size, &b, &len);
   if (st)
     return st;
   st = splice(c, sec, c->sec[sec].nrec, b, len);
@@ -187,8 +187,8 @@ orion_cubin_status orion_cubin_nvinfo_append(orion_cubin *c, size_t sec, unsigne
   return st;
 }
 
-orion_cubin_status orion_cubin_nvinfo_remove(orion_cubin *c, size_t sec, size_t i) {
+orion_status orion_cubin_nvinfo_remove(orion_cubin *c, size_t sec, size_t i) {
   if (!orion_cubin_is_nvinfo(c, sec) || i >= c->sec[sec].nrec)
-    return ORION_CUBIN_ERR_NOT_FOUND;
+    return ORION_ERR_NOT_FOUND;
   return splice(c, sec, i, NULL, 0);
 }

@@ -63,11 +63,11 @@ const char *orion_sassrw_granule_name(orion_sassrw_granule g) {
 }
 
 /* Add .nv.shared.<k> for kernel f, size bytes. */
-static orion_cubin_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64_t size,
+static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64_t size,
                                      unsigned align) {
   char name[512];
   if ((size_t)snprintf(name, sizeof name, ".nv.shared.%s", f->name) >= sizeof name)
-    return ORION_CUBIN_ERR_RANGE;
+    return ORION_ERR_RANGE;
   size_t idx;
   return orion_cubin_add_nobits_section(c, name, SHF_WAI, (uint32_t)f->text, align < 4 ? 4 : align,
                                         size, &idx);
@@ -583,7 +583,7 @@ static int apply_debug_frame(rw_kernel *k, const orion_cubin_func *lf, uint64_t 
     memcpy(nd, d.data, d.size);
     for (int b = 0; b < 8; b++)
       nd[rel.offset + 8 + b] = (unsigned char)(new_last >> (8 * b));
-    orion_cubin_status cs = orion_cubin_replace_section_data(c, ds, nd, d.size);
+    orion_status cs = orion_cubin_replace_section_data(c, ds, nd, d.size);
     free(nd);
     if (cs) {
       k->st = ORION_ERR_INTERNAL;
@@ -599,8 +599,8 @@ static int apply_attrs(rw_kernel *k) {
   orion_cubin *c = k->c;
   const orion_cubin_func *f = &k->f;
   uint64_t total = k->region + k->bytes;
-  if (f->shared ? orion_cubin_set_nobits_size(c, f->shared, total) != ORION_CUBIN_OK
-                : add_shared(c, f, total, k->gran) != ORION_CUBIN_OK) {
+  if (f->shared ? orion_cubin_set_nobits_size(c, f->shared, total) != ORION_OK
+                : add_shared(c, f, total, k->gran) != ORION_OK) {
     k->st = ORION_ERR_INTERNAL;
     STOP("cannot %s the shared-memory section", f->shared ? "grow" : "add");
   }

@@ -40,7 +40,7 @@ static void walk(const orion_cubin *c) {
       orion_cubin_reloc r;
       orion_cubin_get_reloc(c, i, k, &r);
       orion_cubin_symbol sym;
-      if (orion_cubin_get_symbol(c, r.sym, &sym) == ORION_CUBIN_OK)
+      if (orion_cubin_get_symbol(c, r.sym, &sym) == ORION_OK)
         sink += (unsigned)strlen(sym.name);
     }
     for (size_t k = 0; k < orion_cubin_nvinfo_count(c, i); k++) {
@@ -62,7 +62,7 @@ static void walk(const orion_cubin *c) {
     orion_cubin_get_func(c, i, &f);
     const unsigned char *t;
     size_t n;
-    if (orion_cubin_func_text(c, i, &t, &n) == ORION_CUBIN_OK && n)
+    if (orion_cubin_func_text(c, i, &t, &n) == ORION_OK && n)
       sink += t[0] + t[n - 1];
     uint32_t offs[4];
     size_t m;
@@ -107,7 +107,7 @@ static void rewrite_all(const uint8_t *data, size_t size) {
   orion_cubin *c = NULL;
   orion_cubin_diag d;
   orion_sassrw *a = NULL;
-  if (orion_cubin_parse(data, size, &c, &d) != ORION_CUBIN_OK)
+  if (orion_cubin_parse(data, size, &c, &d) != ORION_OK)
     return;
   if (orion_sassrw_analyze(c, &a) != ORION_OK) {
     orion_cubin_free(c);
@@ -131,10 +131,10 @@ static void rewrite_all(const uint8_t *data, size_t size) {
   if (ok && any) {
     unsigned char *out;
     size_t n;
-    if (orion_cubin_write(c, &out, &n) != ORION_CUBIN_OK)
+    if (orion_cubin_write(c, &out, &n) != ORION_OK)
       FAIL("writing a rewritten cubin failed");
     orion_cubin *e = NULL;
-    if (orion_cubin_parse(out, n, &e, &d) != ORION_CUBIN_OK)
+    if (orion_cubin_parse(out, n, &e, &d) != ORION_OK)
       FAIL("rewritten cubin does not parse again: %s", d.msg);
     if (orion_sassrw_analyze(e, &a) == ORION_OK)
       orion_sassrw_free(a);
@@ -147,7 +147,7 @@ static void rewrite_all(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   orion_cubin *c = NULL;
   orion_cubin_diag d;
-  if (orion_cubin_parse(data, size, &c, &d) != ORION_CUBIN_OK) {
+  if (orion_cubin_parse(data, size, &c, &d) != ORION_OK) {
     if (!d.msg[0])
       FAIL("a failure without a message"); /* every failure explains itself */
     return 0;
@@ -155,16 +155,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   walk(c);
   unsigned char *out;
   size_t n;
-  if (orion_cubin_write(c, &out, &n) != ORION_CUBIN_OK)
+  if (orion_cubin_write(c, &out, &n) != ORION_OK)
     FAIL("identity write failed");
   if (n != size || memcmp(out, data, size) != 0)
     FAIL("identity write differs (%zu -> %zu bytes)", size, n); /* must be byte-exact */
   free(out);
   edit(c);
-  if (orion_cubin_write(c, &out, &n) != ORION_CUBIN_OK)
+  if (orion_cubin_write(c, &out, &n) != ORION_OK)
     FAIL("edited write failed");
   orion_cubin *e = NULL;
-  if (orion_cubin_parse(out, n, &e, &d) != ORION_CUBIN_OK) {
+  if (orion_cubin_parse(out, n, &e, &d) != ORION_OK) {
     FILE *f = fopen("edited-last.cubin", "wb");
     if (f) {
       fwrite(out, 1, n, f);
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   walk(e);
   unsigned char *out2;
   size_t n2;
-  if (orion_cubin_write(e, &out2, &n2) != ORION_CUBIN_OK || n2 != n || memcmp(out, out2, n) != 0)
+  if (orion_cubin_write(e, &out2, &n2) != ORION_OK || n2 != n || memcmp(out, out2, n) != 0)
     FAIL("writing the re-parsed edited cubin is not idempotent");
   free(out2);
   free(out);

@@ -40,7 +40,7 @@ static unsigned char *slurp(const char *path, size_t *n) {
 
 static size_t func_by_name(const orion_cubin *c, const char *name, orion_cubin_func *f) {
   for (size_t i = 0; i < orion_cubin_func_count(c); i++)
-    if (orion_cubin_get_func(c, i, f) == ORION_CUBIN_OK && strcmp(f->name, name) == 0)
+    if (orion_cubin_get_func(c, i, f) == ORION_OK && strcmp(f->name, name) == 0)
       return i;
   memset(f, 0, sizeof *f);
   return (size_t)-1;
@@ -109,24 +109,24 @@ static void check_facts(const orion_cubin *c) {
   CHECK(b.n_exit == 2 && d.n_exit >= 1, "exits %zu %zu", b.n_exit, d.n_exit);
   uint32_t offs[8];
   size_t n = 0;
-  CHECK(orion_cubin_kernel_offsets(c, ib, ORION_EIATTR_EXIT_INSTR_OFFSETS, offs, 8, &n) == ORION_CUBIN_OK && n == 2,
+  CHECK(orion_cubin_kernel_offsets(c, ib, ORION_EIATTR_EXIT_INSTR_OFFSETS, offs, 8, &n) == ORION_OK && n == 2,
         "exit list");
   for (size_t k = 0; k < n && k < 8; k++)
     CHECK(offs[k] % 16 == 0 && offs[k] < b.size, "exit offset 0x%x", offs[k]);
   const unsigned char *text;
   size_t tsize;
-  CHECK(orion_cubin_func_text(c, ib, &text, &tsize) == ORION_CUBIN_OK && tsize == b.size, "func text");
+  CHECK(orion_cubin_func_text(c, ib, &text, &tsize) == ORION_OK && tsize == b.size, "func text");
   CHECK(orion_eiattr_name(0x2f) && strcmp(orion_eiattr_name(0x2f), "EIATTR_REGCOUNT") == 0, "name table");
   CHECK(orion_eiattr_name(0x5f) == NULL, "0x5f is unknown to cuobjdump 13.0 too");
   CHECK(orion_cubin_find_section(c, ".nv.info") != 0, ".nv.info");
-  CHECK(orion_cubin_strerror(ORION_CUBIN_ERR_TRUNCATED)[0] && orion_cubin_strerror((orion_cubin_status)999)[0],
+  CHECK(orion_strerror(ORION_ERR_TRUNCATED)[0] && orion_strerror((orion_status)999)[0],
         "strerror");
 }
 
 static void check_identity(const orion_cubin *c, const unsigned char *orig, size_t n) {
   unsigned char *out;
   size_t m;
-  CHECK(orion_cubin_write(c, &out, &m) == ORION_CUBIN_OK, "write");
+  CHECK(orion_cubin_write(c, &out, &m) == ORION_OK, "write");
   CHECK(m == n && memcmp(out, orig, n) == 0, "identity write differs (%zu vs %zu bytes)", m, n);
   free(out);
 }
@@ -136,7 +136,7 @@ static void check_edits(const unsigned char *orig, size_t n, const char *dir, co
                         const char *nvdisasm) {
   orion_cubin *c;
   orion_cubin_diag dg;
-  if (orion_cubin_parse(orig, n, &c, &dg) != ORION_CUBIN_OK)
+  if (orion_cubin_parse(orig, n, &c, &dg) != ORION_OK)
     return;
   orion_cubin_func b, d;
   size_t ib = func_by_name(c, "_Z8k_boundsPfi", &b);
@@ -150,31 +150,31 @@ static void check_edits(const unsigned char *orig, size_t n, const char *dir, co
   memcpy(grown, text, tsize);
   for (int k = 0; k < 8; k++)
     memcpy(grown + tsize + 16 * k, text + tsize - 16, 16);
-  CHECK(orion_cubin_replace_func_text(c, id, grown, tsize + 128) == ORION_CUBIN_OK, "replace text");
+  CHECK(orion_cubin_replace_func_text(c, id, grown, tsize + 128) == ORION_OK, "replace text");
   uint32_t exits[3] = {0, 0, 0};
   size_t nex = 0;
   orion_cubin_kernel_offsets(c, ib, ORION_EIATTR_EXIT_INSTR_OFFSETS, exits, 2, &nex);
   exits[2] = 0x10;
-  CHECK(orion_cubin_set_kernel_offsets(c, ib, ORION_EIATTR_EXIT_INSTR_OFFSETS, exits, 3) == ORION_CUBIN_OK,
+  CHECK(orion_cubin_set_kernel_offsets(c, ib, ORION_EIATTR_EXIT_INSTR_OFFSETS, exits, 3) == ORION_OK,
         "set exit offsets");
-  CHECK(orion_cubin_set_func_attr(c, ib, ORION_EIATTR_REGCOUNT, 40) == ORION_CUBIN_OK, "set regcount");
-  CHECK(orion_cubin_set_func_attr(c, ib, ORION_EIATTR_MAX_STACK_SIZE, 96) == ORION_CUBIN_OK, "append max stack");
-  CHECK(orion_cubin_set_nobits_size(c, b.shared, b.shared_size + 4096) == ORION_CUBIN_OK, "smem");
+  CHECK(orion_cubin_set_func_attr(c, ib, ORION_EIATTR_REGCOUNT, 40) == ORION_OK, "set regcount");
+  CHECK(orion_cubin_set_func_attr(c, ib, ORION_EIATTR_MAX_STACK_SIZE, 96) == ORION_OK, "append max stack");
+  CHECK(orion_cubin_set_nobits_size(c, b.shared, b.shared_size + 4096) == ORION_OK, "smem");
   const unsigned char unknown[5] = {1, 2, 3, 4, 5};
-  CHECK(orion_cubin_nvinfo_append(c, d.nvinfo, ORION_EIFMT_SVAL, 0xee, 0, unknown, 5) == ORION_CUBIN_OK,
+  CHECK(orion_cubin_nvinfo_append(c, d.nvinfo, ORION_EIFMT_SVAL, 0xee, 0, unknown, 5) == ORION_OK,
         "append unknown");
   size_t rel = orion_cubin_find_section(c, ".rela.debug_frame");
   orion_cubin_reloc r0;
-  CHECK(orion_cubin_get_reloc(c, rel, 0, &r0) == ORION_CUBIN_OK, "reloc 0");
-  CHECK(orion_cubin_set_reloc_offset(c, rel, 0, r0.offset) == ORION_CUBIN_OK, "reloc offset");
-  CHECK(orion_cubin_set_reloc_offset(c, rel, 0, 1u << 30) == ORION_CUBIN_ERR_RANGE, "reloc offset range");
+  CHECK(orion_cubin_get_reloc(c, rel, 0, &r0) == ORION_OK, "reloc 0");
+  CHECK(orion_cubin_set_reloc_offset(c, rel, 0, r0.offset) == ORION_OK, "reloc offset");
+  CHECK(orion_cubin_set_reloc_offset(c, rel, 0, 1u << 30) == ORION_ERR_RANGE, "reloc offset range");
   unsigned char *out;
   size_t m;
-  CHECK(orion_cubin_write(c, &out, &m) == ORION_CUBIN_OK && m > n, "write edited (%zu -> %zu)", n, m);
+  CHECK(orion_cubin_write(c, &out, &m) == ORION_OK && m > n, "write edited (%zu -> %zu)", n, m);
   orion_cubin_free(c);
 
   orion_cubin *e;
-  CHECK(orion_cubin_parse(out, m, &e, &dg) == ORION_CUBIN_OK, "re-parse edited: %s", dg.msg);
+  CHECK(orion_cubin_parse(out, m, &e, &dg) == ORION_OK, "re-parse edited: %s", dg.msg);
   orion_cubin_func b2, d2;
   func_by_name(e, "_Z8k_boundsPfi", &b2);
   func_by_name(e, "_Z5k_dynPf", &d2);
@@ -185,7 +185,7 @@ static void check_edits(const unsigned char *orig, size_t n, const char *dir, co
         (unsigned long long)b2.shared_size);
   orion_eiattr_rec last;
   size_t nr = orion_cubin_nvinfo_count(e, d2.nvinfo);
-  CHECK(orion_cubin_nvinfo_get(e, d2.nvinfo, nr - 1, &last) == ORION_CUBIN_OK && last.attr == 0xee &&
+  CHECK(orion_cubin_nvinfo_get(e, d2.nvinfo, nr - 1, &last) == ORION_OK && last.attr == 0xee &&
             last.value == 5 && memcmp(last.payload, unknown, 5) == 0,
         "unknown attribute kept");
   /* untouched sections keep their bytes */
@@ -236,7 +236,7 @@ static void check_names_with_cuobjdump(const unsigned char *orig, size_t n, cons
   };
   size_t ncodes = sizeof codes / sizeof codes[0];
   orion_cubin *c;
-  if (orion_cubin_parse(orig, n, &c, NULL) != ORION_CUBIN_OK)
+  if (orion_cubin_parse(orig, n, &c, NULL) != ORION_OK)
     return;
   orion_cubin_func d;
   func_by_name(c, "_Z5k_dynPf", &d);
@@ -246,7 +246,7 @@ static void check_names_with_cuobjdump(const unsigned char *orig, size_t n, cons
     orion_cubin_nvinfo_append(c, d.nvinfo, ORION_EIFMT_HVAL, codes[k], 0x1234, NULL, 0);
   unsigned char *out;
   size_t m;
-  CHECK(orion_cubin_write(c, &out, &m) == ORION_CUBIN_OK, "write probe");
+  CHECK(orion_cubin_write(c, &out, &m) == ORION_OK, "write probe");
   orion_cubin_free(c);
   char path[4096], cmd[8192];
   snprintf(path, sizeof path, "%s/test_cubin_names.cubin", dir);
@@ -277,11 +277,11 @@ static void check_names_with_cuobjdump(const unsigned char *orig, size_t n, cons
   free(txt);
 }
 
-static void expect_fail(const unsigned char *b, size_t n, orion_cubin_status want, const char *what) {
+static void expect_fail(const unsigned char *b, size_t n, orion_status want, const char *what) {
   orion_cubin *c = NULL;
   orion_cubin_diag dg;
-  orion_cubin_status st = orion_cubin_parse(b, n, &c, &dg);
-  CHECK(st != ORION_CUBIN_OK && (want == ORION_CUBIN_OK || st == want) && dg.msg[0] && !c,
+  orion_status st = orion_cubin_parse(b, n, &c, &dg);
+  CHECK(st != ORION_OK && (want == ORION_OK || st == want) && dg.msg[0] && !c,
         "%s: status %d (%s), want %d", what, st, dg.msg, want);
   orion_cubin_free(c);
 }
@@ -296,7 +296,7 @@ static void check_malformed(const unsigned char *orig, size_t n) {
   for (size_t k = 0; k < n; k++) {
     orion_cubin *c = NULL;
     orion_cubin_diag dg;
-    if (orion_cubin_parse(orig, k, &c, &dg) == ORION_CUBIN_OK || !dg.msg[0]) {
+    if (orion_cubin_parse(orig, k, &c, &dg) == ORION_OK || !dg.msg[0]) {
       all = 0;
       fprintf(stderr, "truncated to %zu bytes: accepted or no message\n", k);
       orion_cubin_free(c);
@@ -304,23 +304,23 @@ static void check_malformed(const unsigned char *orig, size_t n) {
     }
   }
   CHECK(all, "every truncation rejected");
-  expect_fail((const unsigned char *)"hello", 5, ORION_CUBIN_ERR_NOT_ELF, "not ELF");
+  expect_fail((const unsigned char *)"hello", 5, ORION_ERR_NOT_ELF, "not ELF");
   const unsigned char fat[16] = {0x50, 0xed, 0x55, 0xba, 1, 0, 0x10, 0};
-  expect_fail(fat, sizeof fat, ORION_CUBIN_ERR_FATBIN, "fatbinary");
+  expect_fail(fat, sizeof fat, ORION_ERR_FATBIN, "fatbinary");
 #define MUT(what, want, stmt)     \
   do {                            \
     memcpy(b, orig, n);           \
     stmt;                         \
     expect_fail(b, n, want, what); \
   } while (0)
-  MUT("x86-64", ORION_CUBIN_ERR_NOT_CUDA, put16(b + 18, 62));
-  MUT("ELF32", ORION_CUBIN_ERR_UNSUPPORTED, b[4] = 1);
-  MUT("big endian", ORION_CUBIN_ERR_UNSUPPORTED, b[5] = 2);
-  MUT("sm_0", ORION_CUBIN_ERR_UNSUPPORTED, b[49] = 0);
-  MUT("e_shoff past end", ORION_CUBIN_OK, put64(b + 40, n));
-  MUT("e_phoff past end", ORION_CUBIN_OK, put64(b + 32, (uint64_t)-8));
-  MUT("e_shentsize", ORION_CUBIN_OK, put16(b + 58, 40));
-  MUT("e_shstrndx", ORION_CUBIN_OK, put16(b + 62, 200));
+  MUT("x86-64", ORION_ERR_NOT_CUDA, put16(b + 18, 62));
+  MUT("ELF32", ORION_ERR_UNSUPPORTED, b[4] = 1);
+  MUT("big endian", ORION_ERR_UNSUPPORTED, b[5] = 2);
+  MUT("sm_0", ORION_ERR_UNSUPPORTED, b[49] = 0);
+  MUT("e_shoff past end", ORION_OK, put64(b + 40, n));
+  MUT("e_phoff past end", ORION_OK, put64(b + 32, (uint64_t)-8));
+  MUT("e_shentsize", ORION_OK, put16(b + 58, 40));
+  MUT("e_shstrndx", ORION_OK, put16(b + 62, 200));
   uint64_t shoff;
   memcpy(&shoff, orig + 40, 8);
   orion_cubin *c;
@@ -331,24 +331,24 @@ static void check_malformed(const unsigned char *orig, size_t n) {
   orion_cubin_get_section(c, info, &si);
   orion_cubin_free(c);
   unsigned char *sh = b + shoff + info * 64;
-  MUT("section offset past end", ORION_CUBIN_OK, put64(b + shoff + info * 64 + 24, n - 4));
-  MUT("section size past end", ORION_CUBIN_OK, put64(b + shoff + info * 64 + 32, n));
-  MUT("overlapping sections", ORION_CUBIN_ERR_BAD_SECTION,
+  MUT("section offset past end", ORION_OK, put64(b + shoff + info * 64 + 24, n - 4));
+  MUT("section size past end", ORION_OK, put64(b + shoff + info * 64 + 32, n));
+  MUT("overlapping sections", ORION_ERR_BAD_SECTION,
       put64(b + shoff + info * 64 + 24, si.offset - 8));
-  MUT("symtab entsize", ORION_CUBIN_ERR_BAD_SYMBOL, put64(b + shoff + symtab * 64 + 56, 16));
-  MUT("nv.info bad format", ORION_CUBIN_ERR_BAD_NVINFO, b[si.offset] = 9);
-  MUT("nv.info SVAL too long", ORION_CUBIN_ERR_BAD_NVINFO, put16(b + si.offset + 2, 0x7fff));
-  MUT("nv.info size not a record multiple", ORION_CUBIN_ERR_BAD_NVINFO,
+  MUT("symtab entsize", ORION_ERR_BAD_SYMBOL, put64(b + shoff + symtab * 64 + 56, 16));
+  MUT("nv.info bad format", ORION_ERR_BAD_NVINFO, b[si.offset] = 9);
+  MUT("nv.info SVAL too long", ORION_ERR_BAD_NVINFO, put16(b + si.offset + 2, 0x7fff));
+  MUT("nv.info size not a record multiple", ORION_ERR_BAD_NVINFO,
       put64(b + shoff + info * 64 + 32, si.size - 2));
   (void)sh;
   /* unknown attributes are fine */
   memcpy(b, orig, n);
   b[si.offset + 1] = 0xfe;
   orion_cubin *u = NULL;
-  CHECK(orion_cubin_parse(b, n, &u, NULL) == ORION_CUBIN_OK, "unknown attribute accepted");
+  CHECK(orion_cubin_parse(b, n, &u, NULL) == ORION_OK, "unknown attribute accepted");
   unsigned char *out;
   size_t m;
-  CHECK(u && orion_cubin_write(u, &out, &m) == ORION_CUBIN_OK && m == n && memcmp(out, b, n) == 0,
+  CHECK(u && orion_cubin_write(u, &out, &m) == ORION_OK && m == n && memcmp(out, b, n) == 0,
         "unknown attribute round-trips");
   if (u)
     free(out);
@@ -370,9 +370,9 @@ int main(int argc, char **argv) {
   }
   orion_cubin *c = NULL;
   orion_cubin_diag dg;
-  orion_cubin_status st = orion_cubin_parse(orig, n, &c, &dg);
-  CHECK(st == ORION_CUBIN_OK, "parse %s: %s", argv[1], dg.msg);
-  if (st == ORION_CUBIN_OK) {
+  orion_status st = orion_cubin_parse(orig, n, &c, &dg);
+  CHECK(st == ORION_OK, "parse %s: %s", argv[1], dg.msg);
+  if (st == ORION_OK) {
     check_facts(c);
     check_identity(c, orig, n);
     orion_cubin_free(c);
