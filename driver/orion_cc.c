@@ -407,10 +407,22 @@ int main(int argc, char **argv) {
     return 1;
   }
   drv_defer_signals();
+  /* A failed run (a compile, a link, the report) leaves -o as it was. */
+  char *kept = NULL;
+  if (c.output && strcmp(c.output, "-") != 0 && !c.dry_run && !(kept = orion_output_keep(c.output))) {
+    drv_error("%s: %s", c.output, strerror(errno));
+    cc_free(&c);
+    return 1;
+  }
   int st = 0;
   for (size_t i = 0; i < sizeof stages / sizeof *stages && st == 0 && !drv_pending_signal(); i++)
     if (stages[i].applies(&c))
       st = stages[i].run(&c);
+  if (kept && orion_output_settle(c.output, kept, st == 0 && !drv_pending_signal()) != 0 &&
+      st == 0) {
+    drv_error("%s: %s", c.output, strerror(errno));
+    st = 1;
+  }
   cc_free(&c); /* removes the temporary directory */
   drv_reraise_pending_signal();
   return st;

@@ -66,9 +66,6 @@ void optx_cmd_init(optx_cmd *c) {
   sv_init(&c->rest);
   c->merge = 1;
   c->jobs = 0;
-  const char *j = getenv("ORION_PTXAS_JOBS");
-  if (j && *j)
-    c->jobs = atoi(j);
   c->spill = OPTX_SPILL_AUTO;
   const char *cm = getenv("ORION_PTXAS_COMMANDS");
   c->echo = cm && *cm && strcmp(cm, "0") != 0;
@@ -102,6 +99,17 @@ char *optx_expand_path(const char *tmpl) {
   return orion_sb_detach(&b);
 }
 
+/* A number of ptxas jobs, 0 (one per core) to 4096, into *jobs; -1 if s is
+ * not one. */
+static int parse_jobs(const char *s, int *jobs) {
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || v < 0 || v > 4096)
+    return -1;
+  *jobs = (int)v;
+  return 0;
+}
+
 /* One --orion- option a into c (*report_opt: --orion-report's value).
  * Returns 0, or -1 with a malloc'd message in *err. */
 static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char **err) {
@@ -111,13 +119,10 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
   } else if (strcmp(a, "--orion-no-merge") == 0) {
     c->merge = 0;
   } else if (drv_has_prefix(a, "--orion-jobs=") && a[13]) {
-    char *end;
-    long v = strtol(a + 13, &end, 10);
-    if (*end || v < 0 || v > 4096) {
+    if (parse_jobs(a + 13, &c->jobs) != 0) {
       *err = drv_xasprintf("invalid value in '%s' (expected a number of threads)", a);
       return -1;
     }
-    c->jobs = (int)v;
   } else if (drv_has_prefix(a, "--orion-keep-ptx=") && a[17]) {
     free(c->keep_ptx);
     c->keep_ptx = drv_xstrdup(a + 17);
@@ -154,6 +159,12 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
     c->spill = (optx_spill_policy)p;
     c->spill_given = 1;
   }
+  const char *jobs_env = getenv("ORION_PTXAS_JOBS");
+  if (jobs_env && *jobs_env && parse_jobs(jobs_env, &c->jobs) != 0) {
+    *err = drv_xasprintf("invalid ORION_PTXAS_JOBS='%s' (expected a number of threads, "
+                         "0 for one per core)", jobs_env);
+    return -1;
+  }
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (!drv_has_prefix(a, "--orion-")) {
@@ -176,6 +187,8 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
     int takes_next = a[0] == '-' && !strchr(a, '=') && is_value_opt(a);
     if (takes_next && i + 1 < c->args.n)
       val = c->args.v[i + 1];
+    else if (takes_next)
+      c->passthrough = 1; /* no value: ptxas's own error (exit 255) */
     else if (a[0] == '-' && strchr(a, '='))
       val = strchr(a, '=') + 1;
     if (a[0] != '-' || strcmp(a, "-") == 0) {

@@ -1,9 +1,12 @@
-/* outfile.c - orion/outfile.h.  The target is found by following links by
- * hand (readlink per step), so that a dangling link still names the file to
- * create; lstat of that target picks the way: in place for what is not a
- * regular file, else temporary + rename in the target's own directory (a
- * rename never crosses file systems), with the old mode applied to the
- * temporary first. */
+/* outfile.c - orion/outfile.h.  The target of an existing regular file is
+ * its realpath; something else that exists (a device, a FIFO, a pipe behind
+ * /dev/stdout, whose /proc link names no file) is opened by the path given;
+ * a missing one is found by following links by hand (readlink per step), so
+ * that a dangling link still names the file to create.  Then: in place for
+ * what is not a regular file, else temporary + rename in the target's own
+ * directory (a rename never crosses file systems), with the old mode applied
+ * to the temporary first. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "orion/outfile.h"
 
 #include <errno.h>
@@ -45,7 +48,10 @@ static char *link_join(const char *path, const char *t) {
 }
 
 char *orion_resolve_target(const char *path) {
-  char *cur = dup_n(path, strlen(path));
+  struct stat st;
+  if (stat(path, &st) == 0) /* it exists: its real path, or the path for a device */
+    return S_ISREG(st.st_mode) ? realpath(path, NULL) : dup_n(path, strlen(path));
+  char *cur = dup_n(path, strlen(path)); /* missing: the file a dangling link names */
   for (int i = 0; cur && i <= MAX_LINKS; i++) {
     char buf[PATH_MAX];
     ssize_t n = readlink(cur, buf, sizeof buf - 1);
@@ -240,6 +246,47 @@ int orion_replace_file(const char *tmp, const char *path) {
   }
   int e = errno;
   free(target);
+  errno = e;
+  return rc;
+}
+
+char *orion_output_keep(const char *path) {
+  char *target = orion_resolve_target(path);
+  if (!target)
+    return NULL;
+  mode_t mode;
+  char *kept = NULL;
+  int kind = target_kind(target, &mode);
+  if (kind != 1)
+    kept = kind < 0 && errno != EISDIR ? NULL : dup_n("", 0);
+  else if ((kept = temp_for_target(target, ".keep")) && link(target, kept) != 0) {
+    int e = errno;
+    free(kept);
+    kept = NULL;
+    errno = e;
+  }
+  int e = errno;
+  free(target);
+  errno = e;
+  return kept;
+}
+
+int orion_output_settle(const char *path, char *kept, int ok) {
+  int rc = 0;
+  char *target = orion_resolve_target(path);
+  struct stat st;
+  if (!target) {
+    rc = -1;
+  } else if (kept[0]) {
+    rc = ok ? unlink(kept) : rename(kept, target);
+  } else if (!ok && stat(target, &st) == 0 && S_ISREG(st.st_mode)) {
+    rc = unlink(target); /* a new file where there was none */
+  }
+  int e = errno;
+  if (rc != 0 && kept[0])
+    unlink(kept);
+  free(target);
+  free(kept);
   errno = e;
   return rc;
 }

@@ -5,7 +5,8 @@
  *  - The target of a path is the path with its symbolic links followed
  *    (relative links from the link's directory, at most 40), whether or not
  *    the last one exists: output is written through a link, as the compilers
- *    do, never over it.
+ *    do, never over it.  Something other than a regular file is its own
+ *    target (/dev/stdout stays /dev/stdout).
  *  - A target that exists and is not a regular file (a character device such
  *    as /dev/null, a FIFO, a socket) is opened and written in place, since it
  *    can be neither replaced nor written atomically.
@@ -39,6 +40,19 @@ char *orion_temp_beside(const char *path, const char *suffix);
  * renamed over a regular or missing target with the old mode kept, copied
  * into a target that is not a regular file.  tmp is gone afterwards. */
 int orion_replace_file(const char *tmp, const char *path);
+
+/* Keep path's target for orion_output_settle while another program (a
+ * linker) writes it: a hard link beside it, as programs that write an
+ * output create a new file (clang, lld and GNU ld rename a temporary or
+ * unlink first) and the old one lives on in the link.  Returns the handle
+ * (malloc'd; "" when there is nothing to keep: no file, or not a regular
+ * one), NULL with errno on failure. */
+char *orion_output_keep(const char *path);
+/* Release a handle of orion_output_keep (which it frees): when ok the new
+ * output stays; else the old file is put back, or a new file where there
+ * was none is removed, so that a failed run leaves the output as it was.
+ * Returns 0, or -1 with errno. */
+int orion_output_settle(const char *path, char *kept, int ok);
 
 /* path with its symbolic links followed, as above (malloc'd; NULL with
  * errno: ELOOP, ENOMEM, or a readlink failure other than ENOENT/EINVAL). */

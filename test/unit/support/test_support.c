@@ -1,7 +1,7 @@
 /* test_support.c - support/: the string buffer (growth, printf appends,
  * detach), JSON escaping, the status strings, and output files written
- * through a symbolic link (relative and dangling ones too), into a FIFO and
- * a character device in place, with a replaced file's mode kept and a
+ * through a symbolic link (relative and dangling ones too), into a FIFO, a
+ * character device and a pipe in place, with a replaced file's mode kept and a
  * failure (a directory in the way) leaving the old file and no temporary. */
 #define _DEFAULT_SOURCE 1 /* mkdtemp, symlink */
 #include <dirent.h>
@@ -143,6 +143,17 @@ static void test_special(void) {
   free(tmp);
   CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode), "/dev/null is a device");
   CHECK(lstat(at("null"), &st) == 0 && S_ISLNK(st.st_mode), "the link is still a link");
+  /* A pipe behind a /proc link (what /dev/stdout is in a pipeline). */
+  int fds[2];
+  CHECK(pipe(fds) == 0, "pipe");
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fds[1]);
+  CHECK(orion_write_file_atomic(proc, "through\n", 8, 0) == 0, "write into the pipe: %s",
+        strerror(errno));
+  memset(buf, 0, sizeof buf);
+  CHECK(read(fds[0], buf, sizeof buf - 1) == 8 && !strcmp(buf, "through\n"), "pipe read %s", buf);
+  close(fds[0]);
+  close(fds[1]);
 }
 
 static void test_failure(void) {
