@@ -36,8 +36,12 @@
  *
  * Requires: the module is optimised (the plugin runs at OptimizerLastEP) so
  * max-live reflects the code ptxas will see; an unoptimised kernel
- * (optnone: -O0) is reported and left alone.  Idempotent: kernels that are
- * clones or already have a record are skipped.  Invalidates: all analyses
+ * (optnone: -O0) is reported and left alone, as is a kernel whose
+ * target-cpu the occupancy model does not know, whose name is longer than a
+ * record holds, or whose record name another symbol has (the runtime would
+ * read that symbol): each with a remark and a report line saying why.
+ * Idempotent: kernels that are clones or already have a record (a constant
+ * "orion1;..." string) are skipped.  Invalidates: all analyses
  * when it adds clones (the caller returns PreservedAnalyses::none()).
  */
 #include <llvm-c/DebugInfo.h>
@@ -50,12 +54,18 @@
 #include "orion/rt.h"
 #include "orion_pass.h"
 
-static int target_sm(LLVMValueRef f) {
+/* The architecture of f's target-cpu: 0 when it has none, -1 (why in buf)
+ * when it names none that the occupancy model knows. */
+static int target_sm(LLVMValueRef f, char *buf, size_t n) {
   const char *cpu = orion_str_attr(f, "target-cpu");
   int sm = 0;
-  if (cpu && orion_arch_from_name(cpu, &sm) == ORION_OK)
+  if (!cpu || !*cpu)
+    return 0;
+  if (orion_arch_from_name(cpu, &sm) == ORION_OK && orion_arch_get(sm))
     return sm;
-  return 0;
+  snprintf(buf, n, "target-cpu '%s' is not an architecture the occupancy model knows (%s)", cpu,
+           orion_arch_supported_list());
+  return -1;
 }
 
 static void set_str_attr(LLVMValueRef f, const char *key, const char *val) {
@@ -65,6 +75,41 @@ static void set_str_attr(LLVMValueRef f, const char *key, const char *val) {
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                             LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key),
                                                       val, (unsigned)strlen(val)));
+}
+
+/* Is g a decision record this pass wrote (a constant "orion1;..." string)? */
+static int is_our_record(LLVMValueRef g) {
+  LLVMValueRef init = LLVMGetInitializer(g);
+  size_t len = 0;
+  const char *s = init && LLVMIsAConstantDataSequential(init) && LLVMIsConstantString(init)
+                      ? LLVMGetAsString(init, &len)
+                      : NULL;
+  return s && len >= 7 && strncmp(s, "orion1;", 7) == 0;
+}
+
+/* Whether kernel kname gets versions, and its record's name in gname:
+ * 0 yes; 1 no, in silence (a clone, or versioned already); 2 no, why in
+ * buf (a name too long for a record, the record's name taken by another
+ * symbol, which the runtime would find instead). */
+static int record_name(LLVMModuleRef m, const char *kname, size_t klen, char *gname, size_t gn,
+                       char *buf, size_t n) {
+  if (!kname || klen == 0 || strstr(kname, ORION_CLONE_INFIX))
+    return 1;
+  if (klen + sizeof ORION_RECORD_PREFIX >= ORION_RECORD_KERNEL_MAX) {
+    snprintf(buf, n, "its name has %zu characters, more than a decision record holds (%zu)", klen,
+             ORION_RECORD_KERNEL_MAX - sizeof ORION_RECORD_PREFIX);
+    return 2;
+  }
+  snprintf(gname, gn, "%s%s", ORION_RECORD_PREFIX, kname);
+  LLVMValueRef g = LLVMGetNamedGlobal(m, gname);
+  if (g && is_our_record(g))
+    return 1;
+  if (g || LLVMGetNamedFunction(m, gname) || LLVMGetNamedGlobalAlias(m, gname, strlen(gname)) ||
+      LLVMGetNamedGlobalIFunc(m, gname, strlen(gname))) {
+    snprintf(buf, n, "the symbol %s, the name of its decision record, is taken", gname);
+    return 2;
+  }
+  return 0;
 }
 
 static void add_record(LLVMModuleRef m, const char *gname, const char *text) {
@@ -398,13 +443,10 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
                           const orion_pass_options *opt, const char *module_name) {
   size_t klen;
   const char *kname = LLVMGetValueName2(k, &klen);
-  if (!kname || klen == 0 || strstr(kname, ORION_CLONE_INFIX) ||
-      klen + sizeof ORION_RECORD_PREFIX >= ORION_RECORD_KERNEL_MAX)
+  char gname[ORION_RECORD_KERNEL_MAX + sizeof ORION_RECORD_PREFIX], why[512];
+  int skip = record_name(m, kname, klen, gname, sizeof gname, why, sizeof why);
+  if (skip == 1)
     return 0;
-  char gname[ORION_RECORD_KERNEL_MAX + sizeof ORION_RECORD_PREFIX];
-  snprintf(gname, sizeof gname, "%s%s", ORION_RECORD_PREFIX, kname);
-  if (LLVMGetNamedGlobal(m, gname))
-    return 0; /* already versioned */
   char *name = strdup(kname); /* kname may move when clones are added */
   if (!name)
     return 0;
@@ -415,13 +457,14 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   rep.kernel = name;
   orion_compute_features(m, k, &rep.features);
   rep.max_live = orion_maxlive(ml_ctx, k);
-  rep.sm = opt->sm ? opt->sm : target_sm(k);
+  rep.sm = opt->sm ? opt->sm : target_sm(k, why, sizeof why);
   if (!rep.sm) {
     rep.sm = 90;
     rep.note = "no target-cpu on the kernel: assumed sm_90";
   }
-  if (!orion_is_optimised(k)) {
-    not_versioned(k, &rep, opt->report_path, ORION_O0_WHY);
+  if (skip || rep.sm < 0 || !orion_is_optimised(k)) {
+    rep.sm = rep.sm < 0 ? 0 : rep.sm;
+    not_versioned(k, &rep, opt->report_path, skip || !rep.sm ? why : ORION_O0_WHY);
     free(name);
     return 0;
   }

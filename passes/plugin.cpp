@@ -36,6 +36,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "orion/occupancy.h"
 #include "orion_pass.h"
 
 using namespace llvm;
@@ -84,6 +85,25 @@ static int envInt(const char *Name, int Default) {
   return int(L);
 }
 
+// A setting: option O (spelled Flag) if given, else environment variable
+// Env, else 0 (the default).  A value outside Lo..Hi is ignored with a
+// warning that names it; Hi above the top clamps with a warning instead.
+static int setting(const cl::opt<int> &O, const char *Flag, const char *Env, int Lo, int Hi,
+                   int Top = 0) {
+  long V = O.getNumOccurrences() ? long(O) : long(envInt(Env, 0));
+  const char *Name = O.getNumOccurrences() ? Flag : Env;
+  if (V == 0 || (V >= Lo && V <= Hi))
+    return int(V);
+  if (Top && V > Hi) {
+    errs() << "orion: warning: " << Name << "=" << V << ": at most " << Hi << "; using " << Hi
+           << "\n";
+    return Hi;
+  }
+  errs() << "orion: warning: ignoring " << Name << "=" << V << ": not in " << Lo << ".." << Hi
+         << "\n";
+  return 0;
+}
+
 static std::string reportPath() {
   if (ReportPath.getNumOccurrences())
     return ReportPath;
@@ -125,25 +145,18 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     std::string Report = reportPath();
     orion_pass_options Opt{};
     Opt.report_path = Report.empty() ? nullptr : Report.c_str();
-    Opt.sm = TargetSM.getNumOccurrences() ? TargetSM : envInt("ORION_SM", 0);
-    Opt.max_versions = MaxVersions.getNumOccurrences()
-                           ? MaxVersions
-                           : envInt("ORION_MAX_VERSIONS", 0);
-    if (Opt.max_versions > ORION_MAX_VERSIONS) {
-      errs() << "orion: warning: at most " << ORION_MAX_VERSIONS
-             << " versions per kernel; using " << ORION_MAX_VERSIONS << "\n";
-      Opt.max_versions = ORION_MAX_VERSIONS;
+    Opt.sm = setting(TargetSM, "-orion-sm", "ORION_SM", 1, 1 << 20);
+    if (Opt.sm && !orion_arch_get(Opt.sm)) {
+      errs() << "orion: warning: ignoring sm " << Opt.sm << " (-orion-sm / ORION_SM): not "
+             << "an architecture the occupancy model knows (" << orion_arch_supported_list()
+             << "); the kernels' target-cpu holds\n";
+      Opt.sm = 0;
     }
-    Opt.block = AssumedBlock.getNumOccurrences() ? AssumedBlock
-                                                 : envInt("ORION_BLOCK", 0);
-    if (Opt.block > 1024) {
-      errs() << "orion: warning: block size " << Opt.block
-             << " exceeds 1024; ignored\n";
-      Opt.block = 0;
-    }
-    Opt.maxrregcount = MaxRRegCount.getNumOccurrences()
-                           ? MaxRRegCount
-                           : envInt("ORION_MAXRREGCOUNT", 0);
+    Opt.max_versions = setting(MaxVersions, "-orion-max-versions", "ORION_MAX_VERSIONS", 1,
+                               ORION_MAX_VERSIONS, 1);
+    Opt.block = setting(AssumedBlock, "-orion-block", "ORION_BLOCK", 1, 1024);
+    Opt.maxrregcount =
+        setting(MaxRRegCount, "-orion-maxrregcount", "ORION_MAXRREGCOUNT", 1, 65535);
     Opt.versions_enabled = !AnalyzeOnly;
     bool Changed = orion_run_device_module(wrap(&M), &Opt);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
