@@ -12,7 +12,7 @@
  *   --cuda-gpu-arch=sm_90                             (when none is given)
  * and, when linking, after them the runtime and what it needs
  * (--orion-rt=static, the default): -L<prefix>/lib -l:liborionrt.a
- *   -L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart -ldl -lpthread;
+ *   -L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart -ldl -lpthread -lm;
  * --orion-rt=shared: -L<prefix>/lib -Wl,-rpath,<prefix>/lib -lorionrt, then
  * the same; --orion-rt=none: only the CUDA runtime, and the pass's host side
  * is turned off (ORION_LAUNCH_HOOK=0 in clang's environment) so the objects

@@ -95,7 +95,7 @@ static const struct option {
      "               numerics and helper header, the include directory of orion/rt.h"},
     {"--ldflags", ans_ldflags,
      "everything a link needs: search paths, rpaths, liborionrt,\n"
-     "               the CUDA runtime, -ldl -lpthread"},
+     "               the CUDA runtime, -ldl -lpthread -lm"},
     {"--libs", ans_libs, "the libraries of --ldflags alone (the -l options)"},
     {"--static", NULL, "--ldflags/--libs name liborionrt.a (the default)"},
     {"--shared", NULL, "--ldflags/--libs name liborionrt.so"},

@@ -90,5 +90,6 @@ void drv_rt_link_flags(strvec *v, drv_rt_mode mode, const char *bin_dir, const c
   if (mode != DRV_RT_NONE) {
     sv_push(v, "-ldl");
     sv_push(v, "-lpthread");
+    sv_push(v, "-lm"); /* the tuner's exp, log, sqrt */
   }
 }

@@ -38,7 +38,7 @@ int drv_rt_mode_parse(const char *s);
 /* Append the link flags for mode to v, in link order: the runtime (static:
  * -L<lib> -l:liborionrt.a; shared: -L<lib> -Wl,-rpath,<lib> -lorionrt), then the
  * CUDA runtime it needs (-L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart),
- * then -ldl -lpthread unless mode is DRV_RT_NONE. */
+ * then -ldl -lpthread -lm unless mode is DRV_RT_NONE. */
 void drv_rt_link_flags(strvec *v, drv_rt_mode mode, const char *bin_dir, const char *cuda);
 
 #endif /* ORION_DRIVER_TOOLPATHS_H */
