@@ -26,6 +26,11 @@
  *      (it then lands above T and the clone restores the top level).  Pads
  *      near 3/4, 1/2 and 1/4 of the original's blocks per SM.
  *
+ * The user's register limits (orion_reg_ceiling, orion_select_apply_ceiling)
+ * bound this choice from above: how ptxas combines __maxnreg__, launch
+ * bounds and --maxrregcount is written here once, for OrionPass and for
+ * orion-cc's PTX path.
+ *
  * Requires: the occupancy model (occupancy.c).  Pure; no allocation.
  */
 #include <stdio.h>
@@ -223,4 +228,54 @@ orion_status orion_select_versions(const orion_select_input *in,
     select_decreasing(&s, in, budget, r0, B, smem, wpb);
   *out = s;
   return ORION_OK;
+}
+
+/* ---- the user's register limits ---- */
+
+int orion_reg_ceiling(int sm, const orion_reg_limits *lim, char *why, size_t n) {
+  int ceiling = lim->maxnreg > 0 ? lim->maxnreg : 0;
+  if (n)
+    why[0] = '\0';
+  if (ceiling)
+    snprintf(why, n, "__maxnreg__(%d)", ceiling);
+  else if (lim->maxrregcount > 0 && lim->threads <= 0 && lim->min_blocks <= 0)
+    snprintf(why, n, "-maxrregcount=%d", ceiling = lim->maxrregcount);
+  const orion_arch_limits *a = orion_arch_get(sm);
+  if (lim->threads <= 0 || !a)
+    return ceiling;
+  int blocks = lim->min_blocks > 0 ? lim->min_blocks : 1;
+  int warps = blocks * ((lim->threads + a->warp_size - 1) / a->warp_size);
+  int regs = 0;
+  if (orion_occ_max_regs_for_warps(sm, lim->threads, 0, warps, &regs) == ORION_OK &&
+      regs < a->max_regs_per_thread && (!ceiling || regs < ceiling)) {
+    ceiling = regs;
+    if (lim->min_blocks > 0)
+      snprintf(why, n, "__launch_bounds__(%d, %d)", lim->threads, lim->min_blocks);
+    else
+      snprintf(why, n, "__launch_bounds__(%d)", lim->threads);
+  }
+  return ceiling;
+}
+
+int orion_select_apply_ceiling(orion_selection *sel, int ceiling, const char *why,
+                               int max_live, char *note, size_t n) {
+  char dropped[ORION_MAX_VERSIONS * (ORION_TAG_MAX + 2)] = "";
+  size_t off = 0;
+  int kept = 0, gone = 0;
+  for (int i = 0; i < sel->n_versions; i++) {
+    const orion_version *v = &sel->versions[i];
+    if (ceiling > 0 && !v->is_pad && v->max_regs > ceiling) {
+      if (off < sizeof dropped)
+        off += (size_t)snprintf(dropped + off, sizeof dropped - off, "%s%s", gone ? ", " : "",
+                                v->tag);
+      gone++;
+      continue;
+    }
+    sel->versions[kept++] = *v;
+  }
+  sel->n_versions = kept;
+  snprintf(note, n, "register limit %d from %s holds the original and every version%s%s%s",
+           ceiling, why, gone ? "; not emitted (above the limit): " : "", dropped,
+           max_live > ceiling ? "; max-live taken as the limit" : "");
+  return gone;
 }

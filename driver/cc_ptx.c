@@ -2,7 +2,9 @@
  * `nvcc -ptx`): ptxas -v on the original gives each entry's registers;
  * orion_select_versions picks the versions; each non-padding version
  * becomes a cloned entry K__orion_<tag> with .maxnreg, plus the record
- * string __orion_rec_K; then orion-ptxas assembles it (-o k.cubin), or -S
+ * string __orion_rec_K; the user's register limits (the entry's .maxnreg,
+ * .maxntid/.reqntid with .minnctapersm, ptxas --maxrregcount) are a
+ * ceiling for every version (orion_reg_ceiling); then orion-ptxas assembles it (-o k.cubin), or -S
  * writes the versioned PTX.  Report lines (--orion-report) are written in
  * OrionPass's pass.jsonl form with "source":"ptxas" and no features (the
  * pass's writer needs LLVM's headers; the driver links no LLVM).
@@ -94,7 +96,8 @@ static int env_int(const char *name, int dflt) {
 /* One pass.jsonl line per kernel, in OrionPass's format. */
 static void pass_record_json(orion_strbuf *b, const char *module, const char *kernel, int sm,
                              int max_live, const orion_selection *s, int clones,
-                             const char *record, const char *note) {
+                             const char *record, const char *note, int reg_limit,
+                             const char *limit_note) {
   orion_sb_adds(b, "{\"module\":");
   orion_sb_json(b, module);
   orion_sb_adds(b, ",\"kernel\":");
@@ -122,6 +125,14 @@ static void pass_record_json(orion_strbuf *b, const char *module, const char *ke
     orion_sb_json(b, note);
   else
     orion_sb_adds(b, "null");
+  if (reg_limit)
+    orion_sb_addf(b, ",\"reg_limit\":%d,\"limit_note\":", reg_limit);
+  else
+    orion_sb_adds(b, ",\"reg_limit\":null,\"limit_note\":");
+  if (limit_note)
+    orion_sb_json(b, limit_note);
+  else
+    orion_sb_adds(b, "null");
   orion_sb_adds(b, "}\n");
 }
 
@@ -144,10 +155,15 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     drv_warning("%s: ptxas reported no figures for entry '%s'; not versioned", in, e->name);
     return;
   }
+  /* The user's limits: ptxas held the probe to them; no version above. */
+  orion_reg_limits ul = {e->maxnreg, ptx_entry_threads(e), e->minnctapersm,
+                         ptxas_args_maxrregcount(&c->ptxas_user)};
+  char why[96], limit_note[256];
+  int ceiling = orion_reg_ceiling(sm, &ul, why, sizeof why);
   orion_select_input si;
   memset(&si, 0, sizeof si);
   si.sm = sm;
-  si.max_live = f->registers;
+  si.max_live = ceiling && f->registers > ceiling ? ceiling : f->registers;
   si.threads_per_block = ptx_entry_threads(e);
   if (!si.threads_per_block && lim->assumed_block > 0)
     si.threads_per_block = lim->assumed_block;
@@ -162,6 +178,8 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
   }
   if (si.threads_per_block && ptx_entry_threads(e))
     sel.block_known = 1;
+  if (ceiling)
+    orion_select_apply_ceiling(&sel, ceiling, why, f->registers, limit_note, sizeof limit_note);
   int clones = 0;
   for (int v = 1; v < sel.n_versions; v++) {
     const orion_version *ver = &sel.versions[v];
@@ -195,7 +213,7 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     note = "record not emitted (kernel name too long)";
   }
   pass_record_json(jsonl, in, e->name, sm, f->registers, &sel, clones, have_rec ? recbuf : NULL,
-                   note);
+                   note, ceiling, ceiling ? limit_note : NULL);
 }
 
 /* Read and scan the input PTX.  Returns 0, or 1 after an error. */

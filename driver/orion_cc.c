@@ -10,6 +10,10 @@
  *   -include <prefix>/include/orion/nvcc_compat.h
  *   -mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1      (nvcc's exact sqrtf)
  *   --cuda-gpu-arch=sm_90                             (when none is given)
+ * (--no-orion: no plugin or orion-ptxas, and -DORION_NO_MAXNREG_COMPAT after
+ * the header); the user's ptxas --maxrregcount N (-maxrregcount, -Xptxas,
+ * -Xcuda-ptxas) also reaches the pass, as ORION_MAXRREGCOUNT=N in clang's
+ * environment;
  * and, when linking, after them the runtime and what it needs
  * (--orion-rt=static, the default): -L<prefix>/lib -l:liborionrt.a
  *   -L<cuda>/lib64 -Wl,-rpath,<cuda>/lib64 -lcudart -ldl -lpthread -lm;
@@ -42,6 +46,7 @@
 
 #include "cc.h"
 #include "cc_report.h"
+#include "ptxas_driver.h"
 #include "orion/select.h"
 #include "orion_build_config.h"
 
@@ -232,6 +237,9 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
       sv_pushf(env, "ORION_PTXAS_SPILL=%s", c->spill);
     if (c->verbose && !c->dry_run)
       sv_push(env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
+    int maxrreg = ptxas_args_maxrregcount(&c->ptxas_user);
+    if (maxrreg && !c->host_only)
+      sv_pushf(env, "ORION_MAXRREGCOUNT=%d", maxrreg); /* a ceiling for the pass too */
   } else if (c->user_ptxas_path && runs_ptxas(c)) {
     sv_pushf(argv, "--ptxas-path=%s", c->user_ptxas);
   }
@@ -242,6 +250,8 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
   if (!c->no_compat) {
     sv_push(argv, "-include");
     sv_push(argv, c->compat);
+    if (c->no_orion) /* no pass to read its __maxnreg__: clang's own */
+      sv_push(argv, "-DORION_NO_MAXNREG_COMPAT");
   }
   if (cc_prec_sqrt(c)) {
     sv_push(argv, "-mllvm");

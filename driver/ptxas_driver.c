@@ -60,6 +60,27 @@ static int opt_is(const char *a, const char *lng, const char *shrt) {
          (shrt && strlen(shrt) == n && strncmp(a, shrt, n) == 0);
 }
 
+/* A --maxrregcount value: N, or 0 (archmax/archmin: no limit of the user's). */
+static int regcount_value(const char *val) {
+  char *end;
+  long v = strtol(val, &end, 10);
+  return !*end && v > 0 && v < 1 << 16 ? (int)v : 0;
+}
+
+int ptxas_args_maxrregcount(const strvec *args) {
+  int n = 0;
+  for (size_t i = 0; i < args->n; i++) {
+    const char *a = args->v[i], *eq = strchr(a, '=');
+    if (!opt_is(a, "--maxrregcount", "-maxrregcount"))
+      continue;
+    if (eq)
+      n = regcount_value(eq + 1);
+    else if (i + 1 < args->n)
+      n = regcount_value(args->v[++i]);
+  }
+  return n;
+}
+
 void optx_cmd_init(optx_cmd *c) {
   memset(c, 0, sizeof *c);
   sv_init(&c->args);
@@ -210,9 +231,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
       } else if (opt_is(a, "--split-compile", "-split-compile")) {
         c->user_split = 1;
       } else if (opt_is(a, "--maxrregcount", "-maxrregcount") && val) {
-        char *end;
-        long v = strtol(val, &end, 10); /* archmax/archmin: no limit of the user's */
-        c->maxrregcount = !*end && v > 0 && v < 1 << 16 ? (int)v : 0;
+        c->maxrregcount = regcount_value(val);
       } else if (opt_is(a, "--override-directive-values", "-override-directive-values")) {
         c->override_directives = 1;
       } else if (strcmp(a, "-c") == 0 || strcmp(a, "--compile-only") == 0) {

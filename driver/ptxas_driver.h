@@ -72,6 +72,10 @@ int optx_run(const optx_cmd *c, const char *real_ptxas, optx_result *res);
 /* The build report as JSON text (no trailing newline). */
 void optx_report_json(const optx_cmd *c, const optx_result *res, orion_strbuf *out);
 
+/* The last valid --maxrregcount (-maxrregcount, "=N" or a separate N) in
+ * a ptxas argument list, 0 if none. */
+int ptxas_args_maxrregcount(const strvec *args);
+
 /* Expand %p and %% in a report path template. */
 char *optx_expand_path(const char *tmpl);
 

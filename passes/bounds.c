@@ -12,18 +12,17 @@
  *   optnone                          the function was compiled at -O0
  *
  * The register ceiling is what ptxas itself holds the original to, so no
- * version above it can differ from the original for the better:
- *   - __maxnreg__(n): n;
- *   - -maxrregcount=N (ptxas's, which the pass learns from an option) when
- *     the kernel has neither __maxnreg__ nor launch bounds (ptxas ignores it
- *     for those): N;
- *   - launch bounds (threads T, min blocks B, 1 when absent): the largest
- *     register count at which B blocks of T threads fit on one SM in the
- *     occupancy model (core/: allocation granularity per warp included;
- *     shared memory left out, as ptxas does); e.g. sm_90,
- *     __launch_bounds__(256, 4) -> 64; a bound that allows the
- *     architecture's maximum (255) is no ceiling.
- * The smaller of the two applies.  Pure queries; modifies nothing.
+ * version above it can differ from the original for the better: these
+ * limits and ptxas's -maxrregcount (which the pass learns from an option)
+ * go to orion_reg_ceiling (core/select.c), which says how ptxas combines
+ * them (__launch_bounds__(256, 4) on sm_90: 64 registers).
+ * Pure queries, but for orion_maxnreg_annotations: clang 22 drops the
+ * __maxnreg__ attribute of CUDA source, so orion/nvcc_compat.h spells it
+ * annotate("orion.maxnreg", N), which reaches the IR as an entry
+ * { ptr f, ptr name, ptr file, i32 line, ptr args } of
+ * @llvm.global.annotations whose args global holds { i32 N }; that
+ * function turns each into f's "nvvm.maxnreg"="N" (ptxas then holds f to N,
+ * as nvcc's .maxnreg does), unless f has one already.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,35 +142,69 @@ static int bound_value(LLVMModuleRef m, LLVMValueRef f, const char *attr, const 
   return v;
 }
 
-int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, int maxrregcount, char *why,
-                      size_t n) {
-  int ceiling = bound_value(m, f, "nvvm.maxnreg", "maxnreg");
-  int threads = orion_launch_block(m, f);
-  if (ceiling > 0)
-    snprintf(why, n, "__maxnreg__(%d)", ceiling);
-  else if (maxrregcount > 0 && threads <= 0 && !bound_value(m, f, "nvvm.minctasm", "minctasm"))
-    snprintf(why, n, "-maxrregcount=%d", ceiling = maxrregcount);
-  else if (n)
-    why[0] = '\0';
-  const orion_arch_limits *a = orion_arch_get(sm);
-  if (threads <= 0 || !a)
-    return ceiling;
-  int min_blocks = bound_value(m, f, "nvvm.minctasm", "minctasm");
-  int blocks = min_blocks > 0 ? min_blocks : 1;
-  int warps = blocks * ((threads + a->warp_size - 1) / a->warp_size);
-  int regs = 0;
-  if (orion_occ_max_regs_for_warps(sm, threads, 0, warps, &regs) == ORION_OK &&
-      regs < a->max_regs_per_thread && (!ceiling || regs < ceiling)) {
-    ceiling = regs;
-    if (min_blocks > 0)
-      snprintf(why, n, "__launch_bounds__(%d, %d)", threads, min_blocks);
-    else
-      snprintf(why, n, "__launch_bounds__(%d)", threads);
-  }
-  return ceiling;
+void orion_kernel_reg_limits(LLVMModuleRef m, LLVMValueRef f, int maxrregcount,
+                             orion_reg_limits *out) {
+  out->maxnreg = bound_value(m, f, "nvvm.maxnreg", "maxnreg");
+  out->threads = orion_launch_block(m, f);
+  out->min_blocks = bound_value(m, f, "nvvm.minctasm", "minctasm");
+  out->maxrregcount = maxrregcount > 0 ? maxrregcount : 0;
 }
 
 int orion_is_optimised(LLVMValueRef f) {
   unsigned kind = LLVMGetEnumAttributeKindForName("optnone", 7);
   return !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+}
+
+#define MAXNREG_ANNOTATION "orion.maxnreg"
+
+/* The constant string global g points to (data with its NUL), or NULL. */
+static const char *annotation_string(LLVMValueRef g, size_t *len) {
+  if (!g || !LLVMIsAGlobalVariable(g) || !LLVMGetInitializer(g))
+    return NULL;
+  LLVMValueRef init = LLVMGetInitializer(g);
+  return LLVMIsAConstantDataSequential(init) ? LLVMGetAsString(init, len) : NULL;
+}
+
+/* N of an { i32 N } args global, else 0. */
+static int annotation_int_arg(LLVMValueRef g) {
+  if (!g || !LLVMIsAGlobalVariable(g) || !LLVMGetInitializer(g))
+    return 0;
+  LLVMValueRef init = LLVMGetInitializer(g);
+  if (LLVMGetNumOperands(init) < 1)
+    return 0;
+  LLVMValueRef v = LLVMGetOperand(init, 0);
+  if (!v || !LLVMIsAConstantInt(v))
+    return 0;
+  long long n = LLVMConstIntGetSExtValue(v);
+  return n > 0 && n <= 255 ? (int)n : 0;
+}
+
+int orion_maxnreg_annotations(LLVMModuleRef m) {
+  LLVMValueRef g = LLVMGetNamedGlobal(m, "llvm.global.annotations");
+  LLVMValueRef arr = g ? LLVMGetInitializer(g) : NULL;
+  if (!arr)
+    return 0;
+  int set = 0, n = LLVMGetNumOperands(arr);
+  for (int i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetOperand(arr, (unsigned)i);
+    if (!e || LLVMGetNumOperands(e) < 5)
+      continue;
+    LLVMValueRef f = LLVMGetOperand(e, 0);
+    size_t len = 0;
+    const char *name = annotation_string(LLVMGetOperand(e, 1), &len);
+    if (!f || !LLVMIsAFunction(f) || !name || len < sizeof MAXNREG_ANNOTATION - 1 ||
+        strncmp(name, MAXNREG_ANNOTATION, sizeof MAXNREG_ANNOTATION) != 0)
+      continue;
+    int regs = annotation_int_arg(LLVMGetOperand(e, 4));
+    if (regs <= 0 || orion_str_attr(f, "nvvm.maxnreg"))
+      continue;
+    char v[16];
+    snprintf(v, sizeof v, "%d", regs);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, "nvvm.maxnreg", 12, v,
+                                                      (unsigned)strlen(v)));
+    set++;
+  }
+  return set;
 }

@@ -6,6 +6,7 @@
  *   2. block size from launch bounds ("nvvm.maxntid"/"nvvm.reqntid", or the
  *      old maxntid{x,y,z}/reqntid{x,y,z} annotations), target SM from
  *      "target-cpu", the user's register ceiling N (bounds.c: __maxnreg__,
+ *      also in nvcc_compat.h's annotation form, made "nvvm.maxnreg" first;
  *      __launch_bounds__ with min blocks, -orion-maxrregcount);
  *   3. direction and versions (core/select.c, Fig. 8) for max-live, or
  *      N when the ceiling is lower (ptxas holds the original to N); versions
@@ -358,25 +359,6 @@ static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
 
 /* Versions of sel whose cap exceeds ceiling are removed; their tags go to
  * dropped (", "-separated).  Returns how many. */
-static int apply_ceiling(orion_selection *sel, int ceiling, char *dropped, size_t n) {
-  int kept = 0, gone = 0;
-  size_t off = 0;
-  if (n)
-    dropped[0] = '\0';
-  for (int i = 0; i < sel->n_versions; i++) {
-    const orion_version *v = &sel->versions[i];
-    if (ceiling > 0 && !v->is_pad && v->max_regs > ceiling) {
-      if (off < n)
-        off += (size_t)snprintf(dropped + off, n - off, "%s%s", gone ? ", " : "", v->tag);
-      gone++;
-      continue;
-    }
-    sel->versions[kept++] = *v;
-  }
-  sel->n_versions = kept;
-  return gone;
-}
-
 /* Clone k once per register-capped version of rep->sel and, with hp hidden
  * parameters, once more as the split entry.  Returns 1 if it added any. */
 static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_kernel_report *rep,
@@ -470,9 +452,10 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   }
   /* The user's limit holds the original: the model sees at most that many
    * registers, and no version may exceed it. */
-  char limit_why[96], dropped[96], limit_note[256];
-  rep.reg_limit =
-      orion_reg_ceiling(m, k, rep.sm, opt->maxrregcount, limit_why, sizeof limit_why);
+  char limit_why[96], limit_note[256];
+  orion_reg_limits lim;
+  orion_kernel_reg_limits(m, k, opt->maxrregcount, &lim);
+  rep.reg_limit = orion_reg_ceiling(rep.sm, &lim, limit_why, sizeof limit_why);
   orion_select_input in = {rep.sm,
                            rep.reg_limit && rep.max_live > rep.reg_limit ? rep.reg_limit
                                                                          : rep.max_live,
@@ -485,12 +468,8 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
     return 0;
   }
   if (rep.reg_limit) {
-    int gone = apply_ceiling(&rep.sel, rep.reg_limit, dropped, sizeof dropped);
-    snprintf(limit_note, sizeof limit_note,
-             "register limit %d from %s holds the original and every version%s%s%s",
-             rep.reg_limit, limit_why, gone ? "; not emitted (above the limit): " : "",
-             gone ? dropped : "", rep.max_live > rep.reg_limit ? "; max-live taken as the limit"
-                                                                 : "");
+    orion_select_apply_ceiling(&rep.sel, rep.reg_limit, limit_why, rep.max_live, limit_note,
+                               sizeof limit_note);
     rep.limit_note = limit_note;
   }
   /* Split parameters: only worth it when there is a choice to make. */
@@ -548,7 +527,7 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
   size_t idlen;
   const char *mid = LLVMGetModuleIdentifier(m, &idlen);
   orion_maxlive_ctx *ctx = orion_maxlive_new(m);
-  int changed = 0;
+  int changed = orion_maxnreg_annotations(m) > 0;
   for (size_t i = 0; i < n; i++)
     changed |= process_kernel(m, kernels[i], ctx, opt, mid ? mid : "");
   orion_maxlive_free(ctx);

@@ -90,12 +90,14 @@ int orion_is_kernel(LLVMModuleRef m, LLVMValueRef f);
 int orion_launch_block(LLVMModuleRef m, LLVMValueRef f);
 /* The string attribute key of function f, or NULL (owned by LLVM). */
 const char *orion_str_attr(LLVMValueRef f, const char *key);
-/* The register ceiling the user put on kernel f for sm (see bounds.c: from
- * __maxnreg__, __launch_bounds__ and maxrregcount, ptxas's -maxrregcount or
- * 0), 0 if none; why gets its source, e.g. "__launch_bounds__(256, 4)"
- * (capacity n > 0). */
-int orion_reg_ceiling(LLVMModuleRef m, LLVMValueRef f, int sm, int maxrregcount, char *why,
-                      size_t n);
+/* The user's register limits on kernel f (__maxnreg__, launch bounds) and
+ * ptxas's maxrregcount (0: none), for orion_reg_ceiling (orion/select.h). */
+void orion_kernel_reg_limits(LLVMModuleRef m, LLVMValueRef f, int maxrregcount,
+                             orion_reg_limits *out);
+/* Each function annotated "orion.maxnreg" with N (orion/nvcc_compat.h's
+ * __maxnreg__(N)) gets "nvvm.maxnreg"="N" unless it has one.  Returns how
+ * many were set. */
+int orion_maxnreg_annotations(LLVMModuleRef m);
 /* 0 when f was compiled without optimisation (optnone: clang -O0). */
 int orion_is_optimised(LLVMValueRef f);
 /* Why a kernel is left alone at -O0 (remark and report note). */

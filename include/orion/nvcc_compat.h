@@ -18,6 +18,12 @@
  *    __stwb, __stcg, __stcs (scalars and the common vector types).
  *  - nvcc's __nv_atomic_* builtins and the __NV_ATOMIC_* / __NV_THREAD_SCOPE_*
  *    constants (ORION_NO_NV_ATOMIC_COMPAT turns them off).
+ *  - __maxnreg__(N): clang 22 drops the attribute (a warning); here it
+ *    becomes annotate("orion.maxnreg", N), which OrionPass turns into the
+ *    kernel's "nvvm.maxnreg" (.maxnreg N in PTX, as nvcc emits) and a
+ *    ceiling for its versions.  Without the pass the annotation does
+ *    nothing: orion-cc --no-orion defines ORION_NO_MAXNREG_COMPAT, which
+ *    keeps clang's own attribute and warning.
  *
  * Numerics (nvcc's -prec-sqrt=true, -prec-div=true, -ftz=false,
  * -fmad=true) are set by orion-cc's flags, not here.
@@ -266,6 +272,13 @@ __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM) {
 #undef ORION_NV_CALL
 }
 #endif /* nv atomics */
+
+/* ---- __maxnreg__ (read by OrionPass) ---- */
+
+#if !defined(ORION_NO_MAXNREG_COMPAT)
+#undef __maxnreg__
+#define __maxnreg__(n) __attribute__((annotate("orion.maxnreg", n)))
+#endif
 
 #endif /* clang CUDA C++ */
 #endif /* ORION_NVCC_COMPAT_H */

@@ -28,6 +28,8 @@
 #ifndef ORION_SELECT_H
 #define ORION_SELECT_H
 
+#include <stddef.h>
+
 #include "orion/status.h"
 
 #ifdef __cplusplus
@@ -86,6 +88,33 @@ typedef struct orion_selection {
 
 orion_status orion_select_versions(const orion_select_input *in,
                                    orion_selection *out);
+
+/* The user's register limits on one kernel, as written in its source or
+ * PTX and on ptxas's command line (0: not given). */
+typedef struct orion_reg_limits {
+  int maxnreg;      /* __maxnreg__(N), PTX .maxnreg */
+  int threads;      /* launch bounds: threads per block (.maxntid/.reqntid) */
+  int min_blocks;   /* launch bounds: minimum blocks per SM (.minnctapersm) */
+  int maxrregcount; /* ptxas --maxrregcount (-maxrregcount) */
+} orion_reg_limits;
+
+/* The register ceiling ptxas holds the original to on sm, 0 if none:
+ * maxnreg; else maxrregcount, which ptxas applies only to kernels without
+ * launch bounds; and, when threads is given, the largest register count at
+ * which max(min_blocks, 1) blocks of threads fit on one SM (occupancy
+ * model, shared memory left out as ptxas does), if below the
+ * architecture's maximum and the ceiling so far.  why (capacity n) gets the
+ * source, e.g. "__launch_bounds__(256, 4)" (sm_90: 64 registers).  Pure. */
+int orion_reg_ceiling(int sm, const orion_reg_limits *lim, char *why, size_t n);
+
+/* Apply ceiling (> 0, from the source named by why) to sel: every
+ * register-capped version above it is removed.  note (capacity n) gets one
+ * sentence saying so, e.g. "register limit 40 from -maxrregcount=40 holds
+ * the original and every version; not emitted (above the limit): r128, r80;
+ * max-live taken as the limit" (the last clause when max_live > ceiling).
+ * Returns the number removed. */
+int orion_select_apply_ceiling(orion_selection *sel, int ceiling, const char *why,
+                               int max_live, char *note, size_t n);
 
 const char *orion_direction_name(orion_direction dir); /* "increasing"... */
 const char *orion_role_name(orion_role role);

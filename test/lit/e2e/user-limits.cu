@@ -13,20 +13,53 @@
 // RUN: cuobjdump -res-usage %t.cubin | %python %S/Inputs/max_regs.py 40 64 | FileCheck %s --check-prefix=REGS
 // RUN: FileCheck %s --check-prefix=BUILD < %t.json
 // RUN: FileCheck %s --check-prefix=PASS < %t.pass.json
-// The same through orion-cc's nvcc spelling (-maxrregcount=40).
-// RUN: orion-cc -O3 -c --cuda-gpu-arch=sm_90 -maxrregcount=40 %s -o %t.o
-// RUN: cuobjdump -res-usage %t.o | %python %S/Inputs/max_regs.py 40 64 | FileCheck %s --check-prefix=REGS
+// The same through orion-cc's nvcc spelling (-maxrregcount=40), with a
+// third kernel under __maxnreg__(40): orion-cc hands the -maxrregcount to
+// the pass too (its report: reg_limit 40, so no clone above 40 is even
+// emitted), and __maxnreg__, which clang 22 drops (warning: unknown
+// attribute), reaches the pass through orion/nvcc_compat.h: the original is
+// held to 40 registers (.maxnreg 40, as nvcc does) and so is every version.
+// RUN: rm -f %t.cc.json
+// RUN: env ORION_CC_REPORT=%t.cc.json orion-cc -O3 -c --cuda-gpu-arch=sm_90 -maxrregcount=40 \
+// RUN:   -DWITH_MAXNREG %s -o %t.o 2>&1 | FileCheck %s --allow-empty --check-prefix=NOWARN
+// RUN: cuobjdump -res-usage %t.o | %python %S/Inputs/max_regs.py 40 64 40 | FileCheck %s --check-prefix=CCREGS
+// RUN: FileCheck %s --check-prefix=CCPASS < %t.cc.json
+// The same limits on the PTX-level path: .maxnreg 40 (from __maxnreg__;
+// the pass only analyses, as nvcc -ptx would emit it), .maxntid 256 with
+// .minnctapersm 4, and ptxas --maxrregcount 40.
+// RUN: orion-cc -O3 --cuda-gpu-arch=sm_90 --cuda-device-only -S -mllvm -orion-analyze-only \
+// RUN:   -DWITH_MAXNREG %s -o %t.in.ptx
+// RUN: FileCheck %s --check-prefix=INPTX < %t.in.ptx
+// RUN: orion-cc --cuda-gpu-arch=sm_90 -Xptxas --maxrregcount=40 --orion-report=%t.ptx.json \
+// RUN:   %t.in.ptx -o %t.ptx.cubin
+// RUN: cuobjdump -res-usage %t.ptx.cubin | %python %S/Inputs/max_regs.py 40 64 40 | FileCheck %s --check-prefix=PTXREGS
 //
-// __maxnreg__(40): clang 22 ignores the attribute in CUDA source (warning:
-// unknown attribute), so the test puts "nvvm.maxnreg"="40" on the kernel's
-// IR, as a front end that supports it does, and compiles that IR.
-// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version \
-// RUN:   --cuda-device-only -O3 -DONLY_PLAIN -emit-llvm -S %s -o %t.ll
-// RUN: sed 's/"target-cpu"="sm_90"/"nvvm.maxnreg"="40" "target-cpu"="sm_90"/' %t.ll > %t.mr.ll
-// RUN: %clang --target=nvptx64-nvidia-cuda -march=sm_90 -O3 -fpass-plugin=%orion_plugin \
-// RUN:   -Wno-override-module -S %t.mr.ll -o %t.mr.ptx
-// RUN: orion-ptxas -arch=sm_90 %t.mr.ptx -o %t.mr.cubin
-// RUN: cuobjdump -res-usage %t.mr.cubin | %python %S/Inputs/max_regs.py 40 40 | FileCheck %s --check-prefix=MAXNREG
+// NOWARN-NOT: unknown attribute
+// CCREGS: _Z2lbP6float4PKS_i 64
+// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r32 32
+// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r40 40
+// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r48 48
+// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_split 64
+// CCREGS-NEXT: _Z2mrP6float4PKS_i 40
+// CCREGS-NEXT: _Z2mrP6float4PKS_i__orion_r32 32
+// CCREGS-NEXT: _Z2mrP6float4PKS_i__orion_split 40
+// CCREGS-NEXT: _Z5plainP6float4PKS_i 40
+// CCREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
+// CCREGS-NEXT: _Z5plainP6float4PKS_i__orion_split 40
+// CCREGS-NEXT: limits: ok
+// CCPASS-DAG: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from -maxrregcount=40 holds the original and every version; max-live taken as the limit"
+// CCPASS-DAG: "kernel":"_Z2mrP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from __maxnreg__(40) holds
+// CCPASS-DAG: "kernel":"_Z2lbP6float4PKS_i",{{.*}}"reg_limit":64,
+// INPTX: .entry _Z2mrP6float4PKS_i(
+// INPTX-NOT: .entry
+// INPTX: .maxnreg 40
+// PTXREGS: _Z2lbP6float4PKS_i 64
+// PTXREGS-NOT: __orion_r{{(128|80)}}
+// PTXREGS: _Z2mrP6float4PKS_i 40
+// PTXREGS-NEXT: _Z2mrP6float4PKS_i__orion_r32 32
+// PTXREGS-NEXT: _Z5plainP6float4PKS_i 40
+// PTXREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
+// PTXREGS-NEXT: limits: ok
 //
 // The true build report: an original held to 64 registers (32 warps/SM)
 // whose clones were capped for the max-live alone (r128, r80: 16 and 24
@@ -72,10 +105,6 @@
 //
 // PASS: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":null,
 // PASS: "kernel":"_Z2lbP6float4PKS_i",{{.*}}"original_warps":32,{{.*}}"reg_limit":64,"limit_note":"register limit 64 from __launch_bounds__(256, 4) holds the original and every version; max-live taken as the limit"
-//
-// MAXNREG: _Z5plainP6float4PKS_i 40
-// MAXNREG-NOT: __orion_r{{(128|80|48)}}
-// MAXNREG: limits: ok
 
 #define BODY                                                                 \
   float4 acc[48];                                                            \
@@ -100,4 +129,7 @@
 __global__ void plain(float4 *out, const float4 *in, int n) { BODY }
 #ifndef ONLY_PLAIN
 __global__ void __launch_bounds__(256, 4) lb(float4 *out, const float4 *in, int n) { BODY }
+#endif
+#ifdef WITH_MAXNREG
+__global__ void __maxnreg__(40) mr(float4 *out, const float4 *in, int n) { BODY }
 #endif

@@ -1,11 +1,14 @@
 # Reads `cuobjdump -res-usage` on stdin; prints "<function> <registers>" per
 # entry (sorted by name), then "limits: ok" when every entry of kernel _Z5plain... holds at
-# most argv[1] registers and every entry of _Z2lb... at most argv[2] (else
+# most argv[1] registers, every entry of _Z2lb... at most argv[2] and, if
+# given, every entry of _Z2mr... at most argv[3] (else
 # the offending entries).  Helper of e2e/user-limits.cu.
 import re
 import sys
 
 limit = {"_Z5plainP6float4PKS_i": int(sys.argv[1]), "_Z2lbP6float4PKS_i": int(sys.argv[2])}
+if len(sys.argv) > 3:
+    limit["_Z2mrP6float4PKS_i"] = int(sys.argv[3])
 name, bad, rows = None, [], []
 for line in sys.stdin:
     m = re.match(r"\s*Function (\S+):", line)
