@@ -18,6 +18,7 @@
 
 #include "cc.h"
 #include "json.h"
+#include "orion/demangle.h"
 #include "orion/occupancy.h"
 #include "orion/record.h"
 #include "orion/select.h"
@@ -142,14 +143,15 @@ static void pass_record_json(orion_strbuf *b, const char *module, const char *ke
 static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm,
                           const ptx_limits *lim, orion_strbuf *ptx, orion_strbuf *globals, orion_strbuf *jsonl) {
   const char *in = c->ptx_inputs.v[0];
-  size_t kl;
-  const char *tag;
-  if (ptx_split_clone_name(e->name, &kl, &tag))
+  if (ptx_split_clone_name(e->name, NULL, NULL))
     return; /* already versioned */
-  for (size_t j = 0; j < m->n_entries; j++)
-    if (ptx_split_clone_name(m->entries[j].name, &kl, &tag) && kl == strlen(e->name) &&
-        strncmp(m->entries[j].name, e->name, kl) == 0)
+  for (size_t j = 0; j < m->n_entries; j++) {
+    char *of = NULL;
+    int mine = ptx_split_clone_name(m->entries[j].name, &of, NULL) && strcmp(of, e->name) == 0;
+    free(of);
+    if (mine)
       return; /* has clones */
+  }
   const ptxas_figures *f = ptxas_info_find(&c->probe, e->name);
   if (!f || !f->has_used) {
     drv_warning("%s: ptxas reported no figures for entry '%s'; not versioned", in, e->name);
@@ -185,9 +187,12 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     const orion_version *ver = &sel.versions[v];
     if (ver->is_pad || ver->max_regs <= 0)
       continue;
-    char *cname = drv_xasprintf("%s%s%s", e->name, ORION_CLONE_INFIX, ver->tag);
-    orion_sb_addc(ptx, '\n');
-    ptx_emit_clone(m, e, cname, ver->max_regs, ptx);
+    size_t cn = strlen(e->name) + strlen(ORION_CLONE_INFIX) + sizeof ver->tag + 8;
+    char *cname = drv_xmalloc(cn);
+    if (orion_clone_name(e->name, ver->tag, cname, cn)) {
+      orion_sb_addc(ptx, '\n');
+      ptx_emit_clone(m, e, cname, ver->max_regs, ptx);
+    }
     free(cname);
     clones++;
   }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "orion/demangle.h"
 #include "orion_build_config.h"
 #include "util.h"
 
@@ -114,8 +115,9 @@ static void print_build_figures(orion_strbuf *b, const json_value *e) {
   orion_sb_addf(b, "%-13s", sp);
   const char *into = json_get_str(e, "merged_into");
   if (st && into) {
-    const char *tag = strstr(into, "__orion_");
-    orion_sb_addf(b, "%s into %s", st, tag ? tag + 8 : "orig");
+    char kernel[1024], tag[64];
+    int clone = orion_clone_split(into, kernel, sizeof kernel, tag, sizeof tag);
+    orion_sb_addf(b, "%s into %s", st, clone ? tag : "orig");
   } else {
     orion_sb_adds(b, st ? st : "?");
     if (reason)
@@ -141,7 +143,11 @@ static void print_table(const json_value *kernels, const json_value *builds) {
     const json_value *k = kernels->items[i];
     const char *name = json_get_str(k, "kernel");
     int sm = (int)json_get_num(k, "sm", 0);
-    orion_sb_addf(&b, "\nkernel %s  [sm_%d]\n", name ? name : "?", sm);
+    char shown[1024];
+    if (name && orion_demangle(name, shown, sizeof shown))
+      orion_sb_addf(&b, "\nkernel %s  [sm_%d, %s]\n", shown, sm, name);
+    else
+      orion_sb_addf(&b, "\nkernel %s  [sm_%d]\n", name ? name : "?", sm);
     orion_sb_addf(&b, "  max-live %.0f, block %.0f%s, threshold %.0f, direction %s, warps/SM %.0f of %.0f\n",
             json_get_num(k, "max_live", -1), json_get_num(k, "block", 0),
             json_get_bool(k, "block_known", 0) ? "" : " (assumed)",
@@ -203,9 +209,10 @@ static void print_table(const json_value *kernels, const json_value *builds) {
                     "  entry                                    gpu     warps  regs  stack  spill st/ld  status\n");
         header = 1;
       }
-      const char *g = json_get_str(bd, "gpu");
-      orion_sb_addf(&b, "  %-40s %-7s ", json_get_str(e, "name") ? json_get_str(e, "name") : "?",
-              g ? g : "-");
+      const char *g = json_get_str(bd, "gpu"), *en = json_get_str(e, "name");
+      char shown[1024];
+      orion_demangle(en ? en : "?", shown, sizeof shown);
+      orion_sb_addf(&b, "  %-40s %-7s ", shown, g ? g : "-");
       print_build_figures(&b, e);
       orion_sb_addc(&b, '\n');
     }

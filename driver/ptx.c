@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/demangle.h"
 #include "orion/record.h"
 
 static int ident_char(int c) {
@@ -386,15 +387,19 @@ int ptx_entry_threads(const ptx_entry *e) {
   return 0;
 }
 
-int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag) {
-  const char *last = NULL;
-  for (const char *s = strstr(name, ORION_CLONE_INFIX); s; s = strstr(s + 1, ORION_CLONE_INFIX))
-    last = s;
-  if (!last || last == name || !last[strlen(ORION_CLONE_INFIX)])
-    return 0;
-  *kernel_len = (size_t)(last - name);
-  *tag = last + strlen(ORION_CLONE_INFIX);
-  return 1;
+int ptx_split_clone_name(const char *name, char **kernel, char **tag) {
+  size_t n = strlen(name) + 1;
+  char *k = drv_xmalloc(n), *t = drv_xmalloc(n);
+  int ok = orion_clone_split(name, k, n, t, n);
+  if (ok && kernel)
+    *kernel = k;
+  else
+    free(k);
+  if (ok && tag)
+    *tag = t;
+  else
+    free(t);
+  return ok;
 }
 
 void ptx_emit_without(const ptx_module *m, const unsigned char *keep, orion_strbuf *out) {

@@ -12,8 +12,8 @@
  *    line holding its linkage directive (.visible/.weak/.extern) or .entry,
  *    through the closing brace and the rest of that line.  Deleting that
  *    range leaves a well-formed module.
- *  - Clone names are "<kernel>__orion_<tag>" (orion/record.h); the kernel is
- *    everything before the last "__orion_".
+ *  - Clone names are orion_clone_name's (orion/demangle.h): "__orion_<tag>"
+ *    inside a mangled kernel's identifier, else after the name.
  *  - ptx_scan also records the module-scope `.func` definitions (name and
  *    body) and the names of module-scope `.extern .shared` variables (the
  *    kernel's dynamic shared memory), for ptx_entry_reach.
@@ -64,9 +64,9 @@ int ptx_find_entry(const ptx_module *m, const char *name);
  * dimensions); 0 if neither is given. */
 int ptx_entry_threads(const ptx_entry *e);
 
-/* If name is a clone "<kernel>__orion_<tag>", return 1 and set *kernel_len
- * and *tag (pointing into name). */
-int ptx_split_clone_name(const char *name, size_t *kernel_len, const char **tag);
+/* If name is a clone of some kernel, return 1 and set *kernel and *tag
+ * (each may be NULL; the caller frees what it gets). */
+int ptx_split_clone_name(const char *name, char **kernel, char **tag);
 
 /* Append the module text without the entries whose keep[i] is 0. */
 void ptx_emit_without(const ptx_module *m, const unsigned char *keep, orion_strbuf *out);

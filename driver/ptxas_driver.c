@@ -635,11 +635,8 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
   orion_sb_init(&st.first);
   orion_sb_init(&st.edited);
   int clones = 0;
-  for (size_t i = 0; i < st.m.n_entries; i++) {
-    size_t kl;
-    const char *tag;
-    clones += ptx_split_clone_name(st.m.entries[i].name, &kl, &tag);
-  }
+  for (size_t i = 0; i < st.m.n_entries; i++)
+    clones += ptx_split_clone_name(st.m.entries[i].name, NULL, NULL);
   int forced = c->spill_given && (c->spill == OPTX_SPILL_PRAGMA || c->spill == OPTX_SPILL_SASS);
   int status;
   if (!clones && !c->report && !res_out && !c->keep_ptx && !forced) {

@@ -36,19 +36,27 @@ int optx_cmd_sm(const optx_cmd *c) {
   return sm;
 }
 
-static int is_capped_clone(const char *name, size_t *klen) {
-  const char *tag;
-  return ptx_split_clone_name(name, klen, &tag) && strcmp(tag, ORION_SPLIT_SUFFIX) != 0;
+/* name is a capped clone: *kernel (caller frees) is set. */
+static int is_capped_clone(const char *name, char **kernel) {
+  char *tag = NULL;
+  int capped = ptx_split_clone_name(name, kernel, &tag) && strcmp(tag, ORION_SPLIT_SUFFIX) != 0;
+  free(tag);
+  if (!capped && *kernel) {
+    free(*kernel);
+    *kernel = NULL;
+  }
+  return capped;
 }
 
 size_t optx_limit_drops(const optx_cmd *c, const ptx_module *m, ptx_edit *edits, char **why) {
   size_t n = 0;
   for (size_t i = 0; c->maxrregcount > 0 && i < m->n_entries; i++) {
     const ptx_entry *pe = &m->entries[i];
-    size_t klen;
-    if (!is_capped_clone(pe->name, &klen) || pe->maxnreg <= c->maxrregcount)
+    char *kernel = NULL;
+    if (!is_capped_clone(pe->name, &kernel) || pe->maxnreg <= c->maxrregcount) {
+      free(kernel);
       continue;
-    char *kernel = drv_xstrndup(pe->name, klen);
+    }
     int k = ptx_find_entry(m, kernel);
     free(kernel);
     if (k < 0)
@@ -110,12 +118,8 @@ void optx_build_entries(const ptx_module *m, const ptxas_info *info, char **why,
     optx_entry *e = &res->e[i];
     memset(e, 0, sizeof *e);
     e->name = drv_xstrdup(pe->name);
-    size_t klen;
-    const char *tag;
-    if (ptx_split_clone_name(pe->name, &klen, &tag)) {
+    if (ptx_split_clone_name(pe->name, &e->kernel, &e->tag)) {
       e->is_clone = 1;
-      e->kernel = drv_xstrndup(pe->name, klen);
-      e->tag = drv_xstrdup(tag);
     } else {
       e->kernel = drv_xstrdup(pe->name);
       e->tag = drv_xstrdup("orig");

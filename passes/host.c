@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/demangle.h"
 #include "orion/rt.h"
 #include "orion_pass.h"
 
@@ -368,13 +369,14 @@ static int hookable(host_ctx *h, LLVMValueRef call, const char *kname, const cha
     return 1;
   if (!remark)
     return 0;
-  char msg[1024];
+  char msg[1536], shown[512];
+  orion_demangle(kname, shown, sizeof shown);
   if (!h->usable)
     snprintf(msg, sizeof msg, "launch of %s at %s: left alone: %s is declared with another "
-                              "type in this module", kname, where, RT_LAUNCH);
+                              "type in this module", shown, where, RT_LAUNCH);
   else
     snprintf(msg, sizeof msg, "launch of %s at %s: left alone: %s called with an unexpected "
-                              "type", kname, where, value_name(direct_callee(call)));
+                              "type", shown, where, value_name(direct_callee(call)));
   orion_shim_remark_at(call, "LaunchNotHooked", msg);
   return 0;
 }
@@ -392,8 +394,9 @@ static void hook_launch(host_ctx *h, LLVMValueRef call, LLVMValueRef site) {
 
 static void remark_site(LLVMValueRef at, const char *kname, const char *where, const char *why,
                         int kind) {
-  char msg[2048];
-  snprintf(msg, sizeof msg, "launch of %s at %s: %s%s", kname, where, why,
+  char msg[2048], shown[512];
+  orion_demangle(kname, shown, sizeof shown);
+  snprintf(msg, sizeof msg, "launch of %s at %s: %s%s", shown, where, why,
            kind == 2 ? "; per-thread default stream" : "");
   orion_shim_remark_at(at, "LaunchHooked", msg);
 }

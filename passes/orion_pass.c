@@ -12,7 +12,9 @@
  *      N when the ceiling is lower (ptxas holds the original to N); versions
  *      capped above N are dropped (the original already is what they would
  *      be) and the report/remark name them;
- *   4. one clone `<kernel>__orion_<tag>` per register-capped version, with
+ *   4. one clone `<kernel>__orion_<tag>` per register-capped version (the
+ *      tag inside the kernel's own identifier when the name is mangled, so
+ *      that it demangles: orion_clone_name, orion/demangle.h), with
  *      "nvvm.maxnreg"=<cap> and without "nvvm.minctasm" (the cap alone sets
  *      the occupancy; ptxas lets .minnctapersm override .maxnreg);
  *   5. split parameters (orion/rt.h), when the kernel is split-safe and has
@@ -33,7 +35,8 @@
  *   6. the decision record `__orion_rec_<kernel>` (orion/record.h), an
  *      externally visible constant string in addrspace(1), so it reaches the
  *      cubin for the runtime;
- *   7. a JSON line in the report and an optimisation remark.
+ *   7. a JSON line in the report and an optimisation remark (with the
+ *      kernel's demangled name).
  *
  * Requires: the module is optimised (the plugin runs at OptimizerLastEP) so
  * max-live reflects the code ptxas will see; an unoptimised kernel
@@ -50,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/demangle.h"
 #include "orion/occupancy.h"
 #include "orion/record.h"
 #include "orion/rt.h"
@@ -357,8 +361,6 @@ static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
   }
 }
 
-/* Versions of sel whose cap exceeds ceiling are removed; their tags go to
- * dropped (", "-separated).  Returns how many. */
 /* Clone k once per register-capped version of rep->sel and, with hp hidden
  * parameters, once more as the split entry.  Returns 1 if it added any. */
 static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_kernel_report *rep,
@@ -370,9 +372,8 @@ static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_
     if (v ? v->is_pad || v->max_regs <= 0 : !hp)
       continue;
     char cname[ORION_RECORD_KERNEL_MAX + 32];
-    snprintf(cname, sizeof cname, "%s%s%s", name, ORION_CLONE_INFIX,
-             v ? v->tag : ORION_SPLIT_SUFFIX);
-    if (LLVMGetNamedFunction(m, cname))
+    if (!orion_clone_name(name, v ? v->tag : ORION_SPLIT_SUFFIX, cname, sizeof cname) ||
+        LLVMGetNamedFunction(m, cname))
       continue;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
     LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
@@ -396,16 +397,20 @@ static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_
 /* The "Versions" remark: the decision, the user's ceiling, the split. */
 static void remark_versions(LLVMValueRef k, const char *name, const orion_kernel_report *rep,
                             const char *split_why) {
-  char msg[1536];
-  describe(msg, sizeof msg, name, rep->max_live, rep->sm, &rep->sel);
+  char msg[1536], shown[512];
+  orion_demangle(name, shown, sizeof shown);
+  describe(msg, sizeof msg, shown, rep->max_live, rep->sm, &rep->sel);
   size_t ml = strlen(msg);
   if (rep->reg_limit && ml < sizeof msg)
     ml += (size_t)snprintf(msg + ml, sizeof msg - ml, "; %s", rep->limit_note);
   if (ml < sizeof msg) {
-    if (rep->hidden_params)
-      snprintf(msg + ml, sizeof msg - ml, "; split: %d hidden parameters, entry %s%s%s",
-               rep->hidden_params, name, ORION_CLONE_INFIX, ORION_SPLIT_SUFFIX);
-    else
+    char split[ORION_RECORD_KERNEL_MAX + 32];
+    if (rep->hidden_params && orion_clone_name(name, ORION_SPLIT_SUFFIX, split, sizeof split)) {
+      orion_demangle_base(split, shown, sizeof shown);
+      snprintf(msg + ml, sizeof msg - ml, "; split: %d hidden parameters, entry %s",
+               rep->hidden_params, shown);
+    }
+    else if (!rep->hidden_params)
       snprintf(msg + ml, sizeof msg - ml, "; no split: %s", split_why);
   }
   orion_shim_remark(k, "Versions", msg, 0);
@@ -414,8 +419,9 @@ static void remark_versions(LLVMValueRef k, const char *name, const orion_kernel
 /* A kernel left alone: note, remark, report line. */
 static void not_versioned(LLVMValueRef k, orion_kernel_report *rep, const char *report_path,
                           const char *why) {
-  char msg[1024];
-  snprintf(msg, sizeof msg, "kernel %s: not versioned: %s", rep->kernel, why);
+  char msg[2048], shown[512];
+  orion_demangle(rep->kernel, shown, sizeof shown);
+  snprintf(msg, sizeof msg, "kernel %s: not versioned: %s", shown, why);
   rep->note = msg;
   orion_shim_remark(k, "NotVersioned", msg, 0);
   orion_report_write(report_path, rep);

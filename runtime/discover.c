@@ -2,7 +2,7 @@
  * stub on a device, find the kernel (cudaGetFuncBySymbol), its module
  * (cuFuncGetModule), the compiler's record __orion_rec_<name>
  * (cuModuleGetGlobal, read on a private non-blocking stream) and the
- * clones <name>__orion_<tag> (cuModuleEnumerateFunctions, cuFuncGetName).
+ * clones (orion_clone_name; cuModuleEnumerateFunctions, cuFuncGetName).
  * No record: the kernel was not built with Orion and launches unchanged.
  * Discovery waits for the copy, so it is deferred while the launch's
  * stream captures a graph. */
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "orion/demangle.h"
 
 /* ---- devices ----------------------------------------------------------- */
 rt_device *orion_rt_device(int dev) {
@@ -144,8 +146,9 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
   }
 }
 
-/* The module's functions named <name>__orion_<tag> with the record's
- * parameters (cuModuleEnumerateFunctions, cuFuncGetName). */
+/* The module's functions that are clones of <name> (orion_clone_split:
+ * "__orion_<tag>" in its identifier) with the record's parameters
+ * (cuModuleEnumerateFunctions, cuFuncGetName). */
 static void find_clones(rt_kernel *k, CUmodule mod, double *load_us) {
   int np = k->rec.n_params + k->rec.hidden_params;
   unsigned nf = 0;
@@ -154,14 +157,14 @@ static void find_clones(rt_kernel *k, CUmodule mod, double *load_us) {
   CUfunction *fs = nf ? calloc(nf, sizeof *fs) : NULL;
   if (fs && orion_rt.api.cuModuleEnumerateFunctions(fs, nf, mod))
     nf = 0;
-  size_t nlen = strlen(k->name), ilen = strlen(ORION_CLONE_INFIX);
+  char of[ORION_RECORD_KERNEL_MAX], tag[ORION_TAG_MAX];
   for (unsigned i = 0; fs && i < nf; i++) {
     const char *fn = NULL;
-    if (orion_rt.api.cuFuncGetName(&fn, fs[i]) || !fn || strncmp(fn, k->name, nlen) ||
-        strncmp(fn + nlen, ORION_CLONE_INFIX, ilen))
+    if (orion_rt.api.cuFuncGetName(&fn, fs[i]) || !fn ||
+        !orion_clone_split(fn, of, sizeof of, tag, sizeof tag) || strcmp(of, k->name))
       continue;
     if (has_params(fs[i], np))
-      add_clone(k, fs[i], fn + nlen + ilen, load_us);
+      add_clone(k, fs[i], tag, load_us);
   }
   free(fs);
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/demangle.h"
+
 /* ---- environment -------------------------------------------------------- */
 static void parse_env(void) {
   const char *m = getenv("ORION_MODE");
@@ -21,7 +23,7 @@ static void parse_env(void) {
     else if (!strcmp(m, "exhaustive"))
       orion_rt.mode = MODE_EXHAUSTIVE;
     else if (!strncmp(m, "fixed:", 6) && m[6] && strlen(m + 6) < sizeof orion_rt.fixed &&
-             !strpbrk(m + 6, " \t;:")) {
+             !strpbrk(m + 6, " \t;")) {
       orion_rt.mode = MODE_FIXED;
       strcpy(orion_rt.fixed, m + 6);
     } else
@@ -124,7 +126,8 @@ void orion_rt_init(void) {
 }
 
 /* The tag ORION_MODE=fixed:... names for kernel: the one tag, or the
- * kernel's entry of a <kernel>=<tag>,... list ("orig" when not listed). */
+ * kernel's entry of a <kernel>=<tag>,... list ("orig" when not listed; the
+ * last entry that names it wins; <kernel> as orion_names_kernel reads it). */
 void orion_rt_fixed_tag(const char *kernel, char *tag, size_t n) {
   if (!strchr(orion_rt.fixed, '=')) {
     size_t l = strlen(orion_rt.fixed);
@@ -135,13 +138,12 @@ void orion_rt_fixed_tag(const char *kernel, char *tag, size_t n) {
     return;
   }
   snprintf(tag, n, "orig");
-  size_t kl = strlen(kernel);
   for (const char *p = orion_rt.fixed; *p;) {
     const char *end = strchr(p, ',');
     size_t len = end ? (size_t)(end - p) : strlen(p);
     const char *eq = memchr(p, '=', len);
-    if (eq && (size_t)(eq - p) == kl && !memcmp(p, kernel, kl)) {
-      size_t tl = len - kl - 1;
+    if (eq && orion_names_kernel(p, (size_t)(eq - p), kernel)) {
+      size_t tl = len - (size_t)(eq - p) - 1;
       if (tl < n) {
         memcpy(tag, eq + 1, tl);
         tag[tl] = '\0';

@@ -1,10 +1,14 @@
 /* report.c - ORION_REPORT output (report.h).  The table is for people, the
  * JSON for scripts (benchmarks/ reads it); both list every configuration
- * the program launched, in the order first seen. */
+ * the program launched, in the order first seen.  The table names each
+ * kernel as people wrote it (orion_demangle_base: "ns::k<int>"), whole; the
+ * JSON keeps the symbol (the mangled name). */
 #include "report.h"
 
 #include <string.h>
 
+#include "orion/demangle.h"
+#include "orion/record.h"
 #include "orion/strbuf.h"
 
 static void json_str(FILE *f, const char *s) {
@@ -39,9 +43,10 @@ void orion_report_table(FILE *f, const orion_report_row *rows, int n) {
       snprintf(sp, sizeof sp, "%.3fx", r->speedup);
     else
       snprintf(sp, sizeof sp, "-");
-    int klen = (int)strlen(r->kernel);
+    char name[ORION_RECORD_KERNEL_MAX]; /* readable, whole (a long one shifts the row) */
+    orion_demangle_base(r->kernel, name, sizeof name);
     fprintf(f, "%-28s %-14s %-7llu %-30s %-7s %5d %9s %-20s %5d %9s\n",
-            klen > 28 ? r->kernel + klen - 28 : r->kernel, block, r->shmem, vers, c->tag,
+            name, block, r->shmem, vers, c->tag,
             c->regs, occ, sp, r->iterations, r->source);
   }
 }

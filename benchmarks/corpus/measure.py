@@ -19,8 +19,8 @@ each run: exit status 0, no "FAIL" in the output, and "PASS" in it when the
 nvcc build printed PASS.  Written under --out, appended as it goes so that a
 run stopped by the deadline leaves whole programs behind:
 
-    kernels.csv  program,mode,run,kernel,gpu_ns,launches   (clones
-                 <k>__orion_<tag> counted as <k>)
+    kernels.csv  program,mode,run,kernel,gpu_ns,launches   (clones,
+                 named by benchlib.clone_split, counted as their kernel)
     runs.csv     program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped
                  (check: ok, fail, nobinary, or tooslow: the first nvcc run
                  took over --max-run-s and the program was left out)
@@ -42,7 +42,10 @@ import sys
 import tempfile
 import time
 
-CLONE = re.compile(rb'([A-Za-z_][A-Za-z0-9_]*)__orion_([a-z]+[0-9]*)')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'eval'))
+import benchlib  # noqa: E402
+
+SYMBOL = re.compile(rb'[A-Za-z_][A-Za-z0-9_]*__orion_[A-Za-z0-9_]*')
 FAIL = re.compile(r'\bFAIL')
 PASS = re.compile(r'PASS')
 
@@ -59,8 +62,9 @@ def read_programs(path):
 
 
 def base_kernel(name):
-    """requires a traced kernel name; returns it without a __orion_<tag> suffix"""
-    return name.split('__orion_', 1)[0]
+    """requires a traced kernel name; returns the kernel (a clone's: benchlib.clone_split)"""
+    split = benchlib.clone_split(name)
+    return split[0] if split else name
 
 
 def read_trace(path):
@@ -89,10 +93,10 @@ def binary_tags(path):
     with open(path, 'rb') as f:
         data = f.read()
     tags = {}
-    for m in CLONE.finditer(data):
-        tag = m.group(2).decode()
-        if tag != 'split':
-            tags.setdefault(m.group(1).decode(), set()).add(tag)
+    for m in SYMBOL.finditer(data):
+        split = benchlib.clone_split(m.group(0).decode())
+        if split and split[1] != 'split':
+            tags.setdefault(split[0], set()).add(split[1])
     return tags
 
 

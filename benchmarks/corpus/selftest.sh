@@ -39,8 +39,8 @@ fake() { # requires $1 = file, $2 = ns of k for the plain builds, $3 = exit text
 m=\${ORION_MODE:-}; [ -z "\$m" ] && [ -n "\${ORION_CACHE:-}" ] && m=adaptive
 case \${m:-plain} in
   plain) k=$2 ;; off|fixed:orig) k=10000000; n=_Z1kPf ;;
-  fixed:r64) k=8000000; n=_Z1kPf__orion_r64 ;; fixed:*) k=10000000 ;;
-  *) k=9000000; n=_Z1kPf__orion_r64 ;;
+  fixed:r64) k=8000000; n=_Z12k__orion_r64Pf ;; fixed:*) k=10000000 ;;
+  *) k=9000000; n=_Z12k__orion_r64Pf ;;
 esac
 n=\${n:-_Z1kPf}
 { printf '0\t%d\t1\tkerntime_warm\n' 999; printf '100\t%d\t8\t%s\n' \$((100 + k)) "\$n"
@@ -57,7 +57,7 @@ for p in prog1 prog2; do
 done
 fake "$t/pack/src/prog1-cuda/clang" 12000000 PASS
 fake "$t/pack/src/prog2-cuda/clang" 12000000 "check FAILED"
-printf '\0_Z1kPf__orion_r64\0_Z1kPf__orion_split\0' >>"$t/pack/src/prog1-cuda/orion"
+printf '\0_Z12k__orion_r64Pf\0_Z14k__orion_splitPf\0' >>"$t/pack/src/prog1-cuda/orion"
 python3 "$here/measure.py" --pack "$t/pack" --out "$t/raw" --runs 3 >"$t/measure.log"
 python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
 row() { grep "^$1," "$t/res/$2"; }

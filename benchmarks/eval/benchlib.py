@@ -17,6 +17,35 @@ import tempfile
 import time
 
 _RESULT = re.compile(r"^RESULT (.*)$", re.M)
+_INFIX = "__orion_"  # include/orion/record.h ORION_CLONE_INFIX
+_TAG = re.compile(r"[a-z]+[0-9]*$")
+
+
+def clone_split(name):
+    """(kernel, tag) if name is an Orion clone, else None.  The tag sits
+    inside a mangled kernel's own identifier (orion/demangle.h:
+    _Z5heavyPKfPfi -> _Z16heavy__orion_r32PKfPfi), else after the name
+    (heavy__orion_r32)."""
+    at = name.rfind(_INFIX)
+    if at <= 0:
+        return None
+    if name.startswith("_Z"):
+        s = at  # walk back to the <length> digits of the identifier holding the infix
+        while s > 0 and (name[s - 1].isalnum() or name[s - 1] == "_"):
+            s -= 1
+            if not name[s].isdigit():
+                continue
+            d = s
+            while d > 0 and name[d - 1].isdigit():
+                d -= 1
+            ident_at, n = s + 1, int(name[d:s + 1])
+            tag = name[at + len(_INFIX):ident_at + n]
+            if ident_at + n > at + len(_INFIX) and _TAG.match(tag):
+                base = name[ident_at:at]
+                return name[:d] + str(len(base)) + base + name[ident_at + n:], tag
+            s = d
+    tag = name[at + len(_INFIX):]
+    return (name[:at], tag) if _TAG.match(tag) else None
 
 
 def parse_result(stdout):

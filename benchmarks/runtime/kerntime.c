@@ -13,7 +13,7 @@
  * The CUDA driver loads the library at cuInit and calls InitializeInjection.
  * KERNTIME_OUT gets one line per kernel execution,
  *     <start ns> <tab> <end ns> <tab> <blocks> <tab> <name>
- * (mangled name, so clones keep their __orion_<tag> suffix), then a line
+ * (mangled name, so clones keep their tag: orion/demangle.h), then a line
  * "# dropped <n>" with the records CUPTI lost (0 expected).  The file is
  * written at exit after a final flush; a missing KERNTIME_OUT or a CUPTI
  * error is reported on stderr and the program runs on untraced.

@@ -47,14 +47,11 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "eval"))
 import benchlib  # noqa: E402
 
-INFIX = "__orion_"  # include/orion/record.h ORION_CLONE_INFIX
-
-
 def base_kernel(name):
-    """The original kernel of an execution: clones and the split clone are
-    <kernel>__orion_<tag>."""
-    i = name.find(INFIX)
-    return name[:i] if i > 0 else name
+    """The original kernel of an execution (clones and the split clone:
+    benchlib.clone_split)."""
+    split = benchlib.clone_split(name)
+    return split[0] if split else name
 
 
 def read_kerntime(path):

@@ -12,7 +12,8 @@
  * where each version is tag:role:max_regs:target_warps (role letters o, c, s,
  * f for original, conservative, step, failsafe; tags starting with 'p' are
  * runtime padding versions with no binary).  Clones are entries named
- * `<kernel>__orion_<tag>`.  np is the number of the kernel's own
+ * `<kernel>__orion_<tag>` (orion_clone_name, orion/demangle.h: the tag goes
+ * inside a mangled kernel's identifier).  np is the number of the kernel's own
  * parameters; hp the number of hidden parameters every clone carries after
  * them (0, or ORION_SPLIT_PARAMS: the split parameters of orion/rt.h), and
  * when hp > 0 the entry `<kernel>__orion_split` is the uncapped original with

@@ -6,7 +6,9 @@
  * The runtime is configured by the environment:
  *
  *   ORION_MODE    off | static | adaptive (default) | exhaustive | fixed:<tag> |
- *                 fixed:<kernel>=<tag>,... (unlisted kernels: orig)
+ *                 fixed:<kernel>=<tag>,... (unlisted kernels: orig; <kernel>
+ *                 is the symbol or the demangled name without parameters,
+ *                 "ns::k<int>", or without template arguments, "ns::k")
  *   ORION_REPORT  1 (table on stderr at exit) | json (JSON on stderr) |
  *                 <path> (JSON to that file) | 0
  *   ORION_CACHE   path of the decision cache | off; default

@@ -12,17 +12,17 @@
 // Device: a split clone per kernel, reading the hidden parameters; records
 // say hp=6.
 // DEV-DAG: .visible .global .align 1 .b8 __orion_rec__Z4fillPii[
-// DEV-DAG: .visible .entry _Z4fillPii__orion_split(
-// DEV-DAG: .visible .entry _Z4tilePii__orion_split(
-// DEV-DAG: ld.param.b32 {{.*}}[_Z4tilePii__orion_split_param_5];
-// DEV-DAG: ld.param.b32 {{.*}}[_Z4tilePii__orion_split_param_2];
+// DEV-DAG: .visible .entry _Z17fill__orion_splitPii(
+// DEV-DAG: .visible .entry _Z17tile__orion_splitPii(
+// DEV-DAG: ld.param.b32 {{.*}}[_Z17tile__orion_splitPii_param_5];
+// DEV-DAG: ld.param.b32 {{.*}}[_Z17tile__orion_splitPii_param_2];
 
 // Host: the launches call the runtime; the sites follow (next to each
 // launch below), then the stubs' own launches (reached only through the
 // kernel handle: loop unknown, flags 4).
 // HOST: callq __orion_launch_kernel
 // HOST-NOT: callq cudaLaunchKernel
-// REMARK-DAG: remark: {{.*}}kernel _Z4tilePii: {{.*}}; split: 6 hidden parameters, entry _Z4tilePii__orion_split [-Rpass=orion]
+// REMARK-DAG: remark: {{.*}}kernel tile(int*, int): {{.*}}; split: 6 hidden parameters, entry tile__orion_split [-Rpass=orion]
 
 __global__ void fill(int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,15 +48,15 @@ void run(int *out, int n, int rounds) {
   // HOST-NEXT: .long 0
   // HOST-NEXT: .quad __cuda_fatbin_wrapper
   // HOST-NEXT: .quad .L__orion_where
-  // REMARK-DAG: remark: {{.*}}launch-hook.cu:[[#@LINE+1]]:3: launch of _Z4fillPii at {{.*}}launch-hook.cu:[[#@LINE+1]]: not in a loop [-Rpass=orion]
+  // REMARK-DAG: remark: {{.*}}launch-hook.cu:[[#@LINE+1]]:3: launch of fill(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+1]]: not in a loop [-Rpass=orion]
   fill<<<(n + 255) / 256, 256>>>(out, n);
   // Three times in a loop that -O3 unrolls: one site, flags 1.
   // HOST: .asciz "{{.*}}launch-hook.cu:[[#@LINE+7]]"
   // HOST: .L__orion_site{{[.0-9]*}}:
   // HOST-NEXT: .long 1
   // HOST-NEXT: .long 1
-  // REMARK-DAG: remark: {{.*}}launch of _Z4tilePii at {{.*}}launch-hook.cu:[[#@LINE+3]]: in a loop [-Rpass=orion]
-  // REMARK-NOT: launch of _Z4tilePii at {{.*}}: not in a loop
+  // REMARK-DAG: remark: {{.*}}launch of tile(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+3]]: in a loop [-Rpass=orion]
+  // REMARK-NOT: launch of tile(int*, int) at {{.*}}: not in a loop
   for (int r = 0; r < 3; r++)
     tile<<<dim3(2, 8), 32>>>(out, 64);
   // In a helper inlined into a loop: flags 1 after inlining.
@@ -69,6 +69,6 @@ void run(int *out, int n, int rounds) {
 // HOST-NEXT: .long 1
 // HOST-NEXT: .long 1
 // HOST: .long 4
-// REMARK-DAG: remark: {{.*}}launch of _Z4stepPii at {{.*}}launch-hook.cu:[[#@LINE+2]]: not in a loop [-Rpass=orion]
-// REMARK-DAG: remark: {{.*}}launch of _Z4stepPii at {{.*}}launch-hook.cu:[[#@LINE+1]]: in a loop after inlining [-Rpass=orion]
+// REMARK-DAG: remark: {{.*}}launch of step(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+2]]: not in a loop [-Rpass=orion]
+// REMARK-DAG: remark: {{.*}}launch of step(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+1]]: in a loop after inlining [-Rpass=orion]
 static void advance(int *out, int k) { step<<<4, 1>>>(out, k); }

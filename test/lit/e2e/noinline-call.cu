@@ -12,11 +12,11 @@
 // JSON: "kernel":"_Z6callerPfS_i","sm":90,"max_live":{{[0-9]+}},"threshold":32,{{.*}}"direction":"increasing",
 // JSON-SAME: "calls":1,
 // JSON-SAME: "clones":{{[1-4]}},
-// PTXAS-DAG: Function properties for _Z6callerPfS_i__orion_r{{[0-9]+}}
+// PTXAS-DAG: Function properties for _Z{{[0-9]+}}caller__orion_r{{[0-9]+}}PfS_i
 // PTXAS-DAG: Function properties for _Z6callerPfS_i{{$}}
 // RES-DAG: Function _Z6callerPfS_i:
-// RES-DAG: Function _Z6callerPfS_i__orion_r{{[0-9]+}}:
-// SASS: Function : _Z6callerPfS_i__orion_r
+// RES-DAG: Function _Z{{[0-9]+}}caller__orion_r{{[0-9]+}}PfS_i:
+// SASS: Function : _Z{{[0-9]+}}caller__orion_r{{[0-9]+}}PfS_i
 // SASS: CALL.REL
 
 // 24 values live inside the callee.  It writes memory, so the caller's

@@ -13,16 +13,16 @@
 // JSON-SAME: "clones":4,
 
 // ptxas realises each cap exactly and spills below the original's need.
-// PTXAS: Function properties for _Z5heavyP6float4PKS_i__orion_r32
+// PTXAS: Function properties for _Z16heavy__orion_r32P6float4PKS_i
 // PTXAS-NEXT: {{[1-9][0-9]*}} bytes stack frame, {{[1-9][0-9]*}} bytes spill stores
 // PTXAS-NEXT: Used 32 registers
-// PTXAS: Function properties for _Z5heavyP6float4PKS_i__orion_r48
+// PTXAS: Function properties for _Z16heavy__orion_r48P6float4PKS_i
 // PTXAS-NEXT: {{[1-9][0-9]*}} bytes stack frame, {{[1-9][0-9]*}} bytes spill stores
 // PTXAS-NEXT: Used 48 registers
-// PTXAS: Function properties for _Z5heavyP6float4PKS_i__orion_r80
+// PTXAS: Function properties for _Z16heavy__orion_r80P6float4PKS_i
 // PTXAS-NEXT: {{[1-9][0-9]*}} bytes stack frame, {{[1-9][0-9]*}} bytes spill stores
 // PTXAS-NEXT: Used 80 registers
-// PTXAS: Function properties for _Z5heavyP6float4PKS_i__orion_r128
+// PTXAS: Function properties for _Z17heavy__orion_r128P6float4PKS_i
 // PTXAS-NEXT: {{[1-9][0-9]*}} bytes stack frame, {{[1-9][0-9]*}} bytes spill stores
 // PTXAS-NEXT: Used 128 registers
 // PTXAS: Function properties for _Z5heavyP6float4PKS_i{{$}}
@@ -30,13 +30,13 @@
 // PTXAS-NEXT: Used {{(1[6-9][0-9]|2[0-5][0-9])}} registers
 
 // All five versions are in the cubin, with the caps as register counts.
-// RES-DAG: Function _Z5heavyP6float4PKS_i__orion_r32:{{$}}
+// RES-DAG: Function _Z16heavy__orion_r32P6float4PKS_i:{{$}}
 // RES-DAG: REG:32 STACK:{{[1-9]}}
-// RES-DAG: Function _Z5heavyP6float4PKS_i__orion_r48:{{$}}
+// RES-DAG: Function _Z16heavy__orion_r48P6float4PKS_i:{{$}}
 // RES-DAG: REG:48 STACK:{{[1-9]}}
-// RES-DAG: Function _Z5heavyP6float4PKS_i__orion_r80:{{$}}
+// RES-DAG: Function _Z16heavy__orion_r80P6float4PKS_i:{{$}}
 // RES-DAG: REG:80 STACK:{{[1-9]}}
-// RES-DAG: Function _Z5heavyP6float4PKS_i__orion_r128:{{$}}
+// RES-DAG: Function _Z17heavy__orion_r128P6float4PKS_i:{{$}}
 // RES-DAG: REG:128 STACK:{{[1-9]}}
 // RES-DAG: Function _Z5heavyP6float4PKS_i:{{$}}
 // RES-DAG: STACK:0 SHARED:0 LOCAL:0

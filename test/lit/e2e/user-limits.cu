@@ -36,16 +36,16 @@
 //
 // NOWARN-NOT: unknown attribute
 // CCREGS: _Z2lbP6float4PKS_i 64
-// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r32 32
-// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r40 40
-// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_r48 48
-// CCREGS-NEXT: _Z2lbP6float4PKS_i__orion_split 64
+// CCREGS-NEXT: _Z13lb__orion_r32P6float4PKS_i 32
+// CCREGS-NEXT: _Z13lb__orion_r40P6float4PKS_i 40
+// CCREGS-NEXT: _Z13lb__orion_r48P6float4PKS_i 48
+// CCREGS-NEXT: _Z15lb__orion_splitP6float4PKS_i 64
 // CCREGS-NEXT: _Z2mrP6float4PKS_i 40
-// CCREGS-NEXT: _Z2mrP6float4PKS_i__orion_r32 32
-// CCREGS-NEXT: _Z2mrP6float4PKS_i__orion_split 40
+// CCREGS-NEXT: _Z13mr__orion_r32P6float4PKS_i 32
+// CCREGS-NEXT: _Z15mr__orion_splitP6float4PKS_i 40
 // CCREGS-NEXT: _Z5plainP6float4PKS_i 40
-// CCREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
-// CCREGS-NEXT: _Z5plainP6float4PKS_i__orion_split 40
+// CCREGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
+// CCREGS-NEXT: _Z18plain__orion_splitP6float4PKS_i 40
 // CCREGS-NEXT: limits: ok
 // CCPASS-DAG: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from -maxrregcount=40 holds the original and every version; max-live taken as the limit"
 // CCPASS-DAG: "kernel":"_Z2mrP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from __maxnreg__(40) holds
@@ -56,9 +56,9 @@
 // PTXREGS: _Z2lbP6float4PKS_i 64
 // PTXREGS-NOT: __orion_r{{(128|80)}}
 // PTXREGS: _Z2mrP6float4PKS_i 40
-// PTXREGS-NEXT: _Z2mrP6float4PKS_i__orion_r32 32
+// PTXREGS-NEXT: _Z13mr__orion_r32P6float4PKS_i 32
 // PTXREGS-NEXT: _Z5plainP6float4PKS_i 40
-// PTXREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
+// PTXREGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
 // PTXREGS-NEXT: limits: ok
 //
 // The true build report: an original held to 64 registers (32 warps/SM)
@@ -72,36 +72,36 @@
 // RUN: FileCheck %s --check-prefix=WALK < %t.b.json
 // RUN: cuobjdump -res-usage %t.b.cubin | %python %S/Inputs/max_regs.py 64 64 | FileCheck %s --check-prefix=WALKREGS
 // WALK: "name":"_Z5plainP6float4PKS_i",{{.*}}"registers":64,{{.*}}"warps":32,
-// WALK: "name":"_Z5plainP6float4PKS_i__orion_r128",{{.*}}"warps":16,"reason":"16 warps/SM at 256 threads ({{[0-9]+}} registers), no more than orig's 32",{{.*}}"status":"dropped"
-// WALK: "name":"_Z5plainP6float4PKS_i__orion_r80",{{.*}}"warps":24,"reason":"24 warps/SM at 256 threads (80 registers), no more than orig's 32",{{.*}}"status":"dropped"
-// WALK: "name":"_Z5plainP6float4PKS_i__orion_r48",{{.*}}"warps":40,"reason":null,{{.*}}"status":"kept"
-// WALK: "name":"_Z5plainP6float4PKS_i__orion_r32",{{.*}}"warps":64,"reason":null,{{.*}}"status":"kept"
+// WALK: "name":"_Z17plain__orion_r128P6float4PKS_i",{{.*}}"warps":16,"reason":"16 warps/SM at 256 threads ({{[0-9]+}} registers), no more than orig's 32",{{.*}}"status":"dropped"
+// WALK: "name":"_Z16plain__orion_r80P6float4PKS_i",{{.*}}"warps":24,"reason":"24 warps/SM at 256 threads (80 registers), no more than orig's 32",{{.*}}"status":"dropped"
+// WALK: "name":"_Z16plain__orion_r48P6float4PKS_i",{{.*}}"warps":40,"reason":null,{{.*}}"status":"kept"
+// WALK: "name":"_Z16plain__orion_r32P6float4PKS_i",{{.*}}"warps":64,"reason":null,{{.*}}"status":"kept"
 // (the split entry is left unbounded by this edit, as are its registers)
 // WALKREGS: _Z5plainP6float4PKS_i 64
-// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
-// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_r48 48
-// WALKREGS-NEXT: _Z5plainP6float4PKS_i__orion_split
+// WALKREGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
+// WALKREGS-NEXT: _Z16plain__orion_r48P6float4PKS_i 48
+// WALKREGS-NEXT: _Z18plain__orion_splitP6float4PKS_i
 
 // Without a limit the original needs ~222 registers; -maxrregcount holds it
 // to 40, so r128, r80 and r48 are not assembled and r32 stays.  Launch
 // bounds hold lb's original to 64 (32 warps/SM): its versions are r40, r48
 // and r32, each below 64.
 // REGS: _Z2lbP6float4PKS_i 64
-// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r32 32
-// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r40 40
-// REGS-NEXT: _Z2lbP6float4PKS_i__orion_r48 48
-// REGS-NEXT: _Z2lbP6float4PKS_i__orion_split 64
+// REGS-NEXT: _Z13lb__orion_r32P6float4PKS_i 32
+// REGS-NEXT: _Z13lb__orion_r40P6float4PKS_i 40
+// REGS-NEXT: _Z13lb__orion_r48P6float4PKS_i 48
+// REGS-NEXT: _Z15lb__orion_splitP6float4PKS_i 64
 // REGS-NEXT: _Z5plainP6float4PKS_i 40
-// REGS-NEXT: _Z5plainP6float4PKS_i__orion_r32 32
-// REGS-NEXT: _Z5plainP6float4PKS_i__orion_split 40
+// REGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
+// REGS-NEXT: _Z18plain__orion_splitP6float4PKS_i 40
 // REGS-NEXT: limits: ok
 //
 // BUILD: "name":"_Z5plainP6float4PKS_i",{{.*}}"registers":40,{{.*}}"block":256,"warps":48,"reason":null,
 // BUILD: "name":"_Z2lbP6float4PKS_i",{{.*}}"threads":256,"registers":64,{{.*}}"block":256,"warps":32,"reason":null,
-// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r128",{{.*}}"registers":null,{{.*}}"reason":"cap 128 above --maxrregcount 40, which holds the original: not assembled",{{.*}}"status":"dropped"
-// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r80",{{.*}}"status":"dropped"
-// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r48",{{.*}}"status":"dropped"
-// BUILD: "name":"_Z5plainP6float4PKS_i__orion_r32",{{.*}}"registers":32,{{.*}}"warps":64,{{.*}}"status":"kept"
+// BUILD: "name":"_Z17plain__orion_r128P6float4PKS_i",{{.*}}"registers":null,{{.*}}"reason":"cap 128 above --maxrregcount 40, which holds the original: not assembled",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z16plain__orion_r80P6float4PKS_i",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z16plain__orion_r48P6float4PKS_i",{{.*}}"status":"dropped"
+// BUILD: "name":"_Z16plain__orion_r32P6float4PKS_i",{{.*}}"registers":32,{{.*}}"warps":64,{{.*}}"status":"kept"
 //
 // PASS: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":null,
 // PASS: "kernel":"_Z2lbP6float4PKS_i",{{.*}}"original_warps":32,{{.*}}"reg_limit":64,"limit_note":"register limit 64 from __launch_bounds__(256, 4) holds the original and every version; max-live taken as the limit"

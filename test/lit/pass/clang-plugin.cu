@@ -15,10 +15,10 @@
 // O0-NOT: __orion_
 // O0: define {{.*}}ptx_kernel void @_Z5stripPfPKfi(
 // O0-NOT: __orion_
-// REMARK: remark: kernel _Z5stripPfPKfi: max-live {{[0-9]+}} registers, threshold 32 at 256 threads/block (assumed) on sm_90: direction {{increasing|decreasing}}; versions orig (original
+// REMARK: remark: kernel strip(float*, float const*, int): max-live {{[0-9]+}} registers, threshold 32 at 256 threads/block (assumed) on sm_90: direction {{increasing|decreasing}}; versions orig (original
 // PTX: .visible .global .align 1 .b8 __orion_rec__Z5stripPfPKfi[
 // PTX: .visible .entry _Z5stripPfPKfi(
-// PTX: .visible .entry _Z5stripPfPKfi__orion_r32(
+// PTX: .visible .entry _Z16strip__orion_r32PfPKfi(
 // HOST: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 4, ptr null, ptr @__orion_where }
 // HOST-NOT: __orion_rec
 // HOST: call noundef i32 @__orion_launch_kernel(ptr noundef nonnull @_Z20__device_stub__stripPfPKfi, {{.*}}, ptr @__orion_site)

@@ -22,8 +22,8 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-NOT: cudaLaunchKernel
 ; CHECK: declare i32 @__orion_launch_kernel(ptr, i64, i32, i64, i32, ptr, i64, ptr, ptr)
 ; CHECK-NOT: cudaLaunchKernel
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z4oncePfi: not in a loop; per-thread default stream
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z4loopPfii: in a loop; per-thread default stream
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z4oncePfi: not in a loop; per-thread default stream
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z4loopPfii: in a loop; per-thread default stream
 ; ARM-NOT: __orion
 
 define void @_Z19__device_stub__kernPfi(ptr %p, i32 %n) {

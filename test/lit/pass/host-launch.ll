@@ -53,7 +53,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-LABEL: define i32 @_Z4oncePfi(
 ; CHECK: %r = tail call noundef i32 @__orion_launch_kernel(ptr noundef nonnull @_Z19__device_stub__kernPfi, i64 %g, i32 1, i64 256, i32 1, ptr noundef nonnull %args, i64 noundef 0, ptr noundef null, ptr @__orion_site), !dbg [[LOC:![0-9]+]]
 ; CHECK-NEXT: ret i32 %r
-; REMARK-DAG: remark: k.cu:7:3: launch of _Z4kernPfi at k.cu:7: not in a loop{{$}}
+; REMARK-DAG: remark: k.cu:7:3: launch of kern(float*, int) at k.cu:7: not in a loop{{$}}
 define i32 @_Z4oncePfi(ptr %p, i64 %g) !dbg !10 {
   %args = alloca [2 x ptr], align 16
   %r = tail call noundef i32 @cudaLaunchKernel(ptr noundef nonnull @_Z19__device_stub__kernPfi, i64 %g, i32 1, i64 256, i32 1, ptr noundef nonnull %args, i64 noundef 0, ptr noundef null), !dbg !13
@@ -63,7 +63,7 @@ define i32 @_Z4oncePfi(ptr %p, i64 %g) !dbg !10 {
 ; -O3 shape, in a loop (no debug info: where = the function's name).
 ; CHECK-LABEL: define void @_Z4loopPfii(
 ; CHECK: call i32 @__orion_launch_kernel(ptr @_Z19__device_stub__kernPfi, {{.*}}, ptr @__orion_site.2)
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z4kernPfi at _Z4loopPfii: in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of kern(float*, int) at _Z4loopPfii: in a loop{{$}}
 define void @_Z4loopPfii(ptr %p, i32 %n) {
 entry:
   %args = alloca [2 x ptr], align 16
@@ -88,9 +88,9 @@ exit:
 ; CHECK: call void @_Z19__device_stub__kernPfi.orion(ptr %p, i32 %i, ptr @__orion_site.6)
 ; CHECK-LABEL: define void @_Z9once_stubPf(
 ; CHECK: call void @_Z19__device_stub__kernPfi.orion(ptr %p, i32 1, ptr @__orion_site.4)
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z4kernPfi at _Z9once_stubPf: not in a loop{{$}}
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z4kernPfi at _Z9loop_stubPfii: in a loop{{$}}
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z4kernPfi at _Z19__device_stub__kernPfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of kern(float*, int) at _Z9once_stubPf: not in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of kern(float*, int) at _Z9loop_stubPfii: in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of kern(float*, int) at _Z19__device_stub__kernPfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
 define void @_Z19__device_stub__kernPfi(ptr %p, i32 %n) {
   %args = alloca [2 x ptr], align 16
   %r = call i32 @cudaLaunchKernel(ptr @_Z19__device_stub__kernPfi, i64 1, i32 1, i64 256, i32 1, ptr %args, i64 0, ptr null)
@@ -122,8 +122,8 @@ define void @_Z9once_stubPf(ptr %p) {
 ; CHECK: call i32 @__orion_launch_kernel(ptr @_Z20__device_stub__otherPfi, {{.*}}, ptr @__orion_site.16)
 ; CHECK-LABEL: define void @_Z10call_otherPf(
 ; CHECK: call void @_Z20__device_stub__otherPfi.orion(ptr %p, i32 1, ptr @__orion_site.8)
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z5otherPfi at _Z10call_otherPf: not in a loop{{$}}
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z5otherPfi at _Z20__device_stub__otherPfi: in the device stub, whose address escapes: loop unknown, treated as in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of other(float*, int) at _Z10call_otherPf: not in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of other(float*, int) at _Z20__device_stub__otherPfi: in the device stub, whose address escapes: loop unknown, treated as in a loop{{$}}
 define void @_Z20__device_stub__otherPfi(ptr %p, i32 %n) {
   %args = alloca [2 x ptr], align 16
   %r = call i32 @cudaLaunchKernel(ptr @_Z20__device_stub__otherPfi, i64 1, i32 1, i64 256, i32 1, ptr %args, i64 0, ptr null)
@@ -140,7 +140,7 @@ define void @_Z10call_otherPf(ptr %p) {
 ; loop unknown.
 ; CHECK-LABEL: define void @_Z20__device_stub__stub0Pfi(
 ; CHECK: call i32 @__orion_launch_kernel(ptr @_Z20__device_stub__stub0Pfi, {{.*}}, ptr @__orion_site.18)
-; REMARK-DAG: remark: <unknown>:0:0: launch of _Z5stub0Pfi at _Z20__device_stub__stub0Pfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
+; REMARK-DAG: remark: <unknown>:0:0: launch of stub0(float*, int) at _Z20__device_stub__stub0Pfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
 define void @_Z20__device_stub__stub0Pfi(ptr %p, i32 %n) {
   %args = alloca [2 x ptr], align 16
   %r = call i32 @cudaLaunchKernel(ptr @_Z20__device_stub__stub0Pfi, i64 1, i32 1, i64 256, i32 1, ptr %args, i64 0, ptr null)

@@ -19,7 +19,7 @@ target triple = "x86_64-pc-linux-gnu"
 ; CHECK-COUNT-3: call i32 @__orion_launch_kernel(ptr nonnull @_Z19__device_stub__kernPfi, {{.*}}, ptr nonnull @__orion_site)
 ; CHECK-NOT: br
 ; CHECK: ret void
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z8unrolledPf: in a loop{{$}}
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z8unrolledPf: in a loop{{$}}
 define void @_Z8unrolledPf(ptr %p) {
 entry:
   br label %body
@@ -35,9 +35,9 @@ exit:
 
 ; CHECK-LABEL: define void @_Z5stepsPfi(
 ; CHECK: call i32 @__orion_launch_kernel(ptr nonnull @_Z19__device_stub__kernPfi, {{.*}}, ptr nonnull @__orion_site.2)
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z4stepPf: not in a loop{{$}}
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z19__device_stub__kernPfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
-; REMARK: remark: <unknown>:0:0: launch of _Z19__device_stub__kernPfi at _Z4stepPf: in a loop after inlining{{$}}
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z4stepPf: not in a loop{{$}}
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z19__device_stub__kernPfi: in the device stub, reached only through its address: loop unknown, treated as in a loop{{$}}
+; REMARK: remark: <unknown>:0:0: launch of __device_stub__kern(float*, int) at _Z4stepPf: in a loop after inlining{{$}}
 define internal void @_Z4stepPf(ptr %p) {
   call void @_Z19__device_stub__kernPfi(ptr %p, i32 7)
   ret void

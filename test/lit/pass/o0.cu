@@ -19,8 +19,8 @@
 // RUN:   -Wno-unknown-cuda-version --cuda-device-only -O1 -fpass-plugin=%orion_plugin -S %s -o %t1.ptx
 // RUN: FileCheck %s --check-prefix=O1 < %t1.json
 
-// REMARK: remark: kernel _Z4polyPfPKfi: not versioned: the kernel is not optimised (-O0): its IR says nothing about the registers ptxas will use; Orion versions kernels at -O1 and above [-Rpass=orion]
-// JSON: "kernel":"_Z4polyPfPKfi",{{.*}}"direction":"none",{{.*}}"versions":[],"clones":0,"record":null,"note":"kernel _Z4polyPfPKfi: not versioned: the kernel is not optimised (-O0)
+// REMARK: remark: kernel poly(float*, float const*, int): not versioned: the kernel is not optimised (-O0): its IR says nothing about the registers ptxas will use; Orion versions kernels at -O1 and above [-Rpass=orion]
+// JSON: "kernel":"_Z4polyPfPKfi",{{.*}}"direction":"none",{{.*}}"versions":[],"clones":0,"record":null,"note":"kernel poly(float*, float const*, int): not versioned: the kernel is not optimised (-O0)
 // PTX-NOT: __orion_
 // PTX: .visible .entry _Z4polyPfPKfi(
 // PTX-NOT: __orion_

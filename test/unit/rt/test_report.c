@@ -64,7 +64,20 @@ int main(void) {
         tb ? tb : "(null)");
   CHECK(tb && strstr(tb, " 1.250x ") && strstr(tb, "32/64"), "table chosen: %s",
         tb ? tb : "(null)");
+  CHECK(tb && strstr(tb, "\ntile ") && !strstr(tb, "_Z4tile"), "table name: %s",
+        tb ? tb : "(null)");
   free(tb);
+  /* a long name is shown whole, never cut from the left */
+  r.kernel = "_ZN9transform6detail22stencil_kernel_tiled_3IfLi8EEEvPKT_PS2_i";
+  tb = render(orion_report_table, &r, 1);
+  CHECK(tb && strstr(tb, "\ntransform::detail::stencil_kernel_tiled_3<float, 8> 256x1x1"),
+        "table long name: %s", tb ? tb : "(null)");
+  free(tb);
+  js = render(orion_report_json, &r, 1);
+  CHECK(js && strstr(js, "\"kernel\":\"_ZN9transform6detail22stencil_kernel_tiled_3IfLi8EEEvPKT_PS2_i\""),
+        "JSON keeps the symbol: %s", js ? js : "(null)");
+  free(js);
+  r.kernel = "_Z4tileP6float4";
 
   r.c[0].failed = 0; /* nothing failed: no mark */
   tb = render(orion_report_table, &r, 1);
