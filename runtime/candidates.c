@@ -505,6 +505,7 @@ static void config_init(rt_config *c) {
   atomic_init(&c->launches, 0);
   atomic_init(&c->timed_ns, 0);
   atomic_init(&c->loss_ns, 0);
+  atomic_init(&c->wait_ns, 0);
   atomic_init(&c->timed_n, 0);
   atomic_init(&c->next_check, 0);
   for (int i = 0; i < MAX_CANDS; i++)

@@ -77,11 +77,11 @@ int orion_plan_direction(int orig, int cons, int dir) {
 
 double orion_plan_risk(int pad, int orig_warps, int cand_warps, int orig_local, int cand_local) {
   if (pad) {
-    double r = orig_warps > 0 && cand_warps > 0 ? (double)orig_warps / cand_warps - 1 : 1;
-    return r < 0.1 ? 0.1 : r > 1 ? 1 : r;
+    double r = orig_warps > 0 && cand_warps > 0 ? 0.5 * ((double)orig_warps / cand_warps - 1) : 1;
+    return r < 0.05 ? 0.05 : r > 1 ? 1 : r;
   }
   int extra = cand_local - orig_local;
-  return extra <= 0 ? 0.05 : extra <= 32 ? 0.15 : extra <= 256 ? 0.5 : 1;
+  return extra <= 0 ? 0.03 : extra <= 32 ? 0.15 : extra <= 256 ? 0.5 : 1;
 }
 
 long orion_plan_recheck_gap(int k, long every) {

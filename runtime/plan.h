@@ -48,11 +48,12 @@
  * without more local memory than the original rarely loses more than a few
  * percent (H200, third-party programs: at most 5 %); one that spills more
  * can lose several times over (a hydrodynamics kernel capped to 32
- * registers: 1.5 KB of spills, 6x slower); a padding version can lose in
- * proportion to the warps it takes away (a transpose at 8 of 64 warps: 3x
- * slower).  So: a clone 0.05 without extra local memory, 0.15 up to 32
- * bytes a thread, 0.5 up to 256, else 1; a padding version the original's
- * warps over its own minus one, within 0.1..1.
+ * registers: 1.5 KB of spills, 6x slower); a padding version loses at
+ * most about half the warps it takes away, measured (of 64 warps: at 48
+ * up to 17 % slower, at 32 up to 25 %, at 16 up to 70 %, a transpose at 8
+ * 3x).  So: a clone 0.03 without extra local memory, 0.15 up to 32 bytes
+ * a thread, 0.5 up to 256, else 1; a padding version half of the
+ * original's warps over its own minus one, within 0.05..1.
  *
  * Re-checks: a choice is re-checked 8 launches after it settles, then
  * after 16, 32, ... up to every `every` launches (ORION_RECHECK), so a

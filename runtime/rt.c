@@ -187,6 +187,7 @@ static void publish(rt_config *c) {
   if (!orion_tuner_settled(&c->tuner) || atomic_load(&c->final) >= 0)
     return;
   int f = orion_tuner_next(&c->tuner);
+  atomic_store_explicit(&c->wait_ns, 0, memory_order_relaxed); /* no trial waits any more */
   if (!strcmp(c->source, "tuning")) {
     c->iterations = c->tuner.launches;
     c->settled_at = atomic_load(&c->launches);
@@ -427,34 +428,47 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
 
 /* The budget of tune.h, step 5, in ms: ORION_BUDGET of the GPU time the
  * program's tuned configurations have run (each one's launches times its
- * mean timed launch) less what tuning lost in all of them.  Lock-free:
- * configurations are never freed and only appended. */
-static double budget_ms(void) {
+ * mean timed launch) less what tuning lost in all of them.  *ahead: the
+ * stakes of the trials other configurations wait with that are smaller
+ * than `need` (ms).  Lock-free: configurations are never freed and only
+ * appended. */
+static double budget_ms(const rt_config *self, double need, double *ahead) {
   double credit = 0, loss = 0;
+  *ahead = 0;
   for (rt_config *x = orion_rt.configs; x; x = x->list_next) {
     int n = atomic_load_explicit(&x->timed_n, memory_order_relaxed);
     if (n > 0)
       credit += (double)atomic_load_explicit(&x->launches, memory_order_relaxed) *
                 (double)atomic_load_explicit(&x->timed_ns, memory_order_relaxed) / n;
     loss += (double)atomic_load_explicit(&x->loss_ns, memory_order_relaxed);
+    double w = 1e-6 * (double)atomic_load_explicit(&x->wait_ns, memory_order_relaxed);
+    if (x != self && w > 0 && w < need)
+      *ahead += w;
   }
   return (orion_rt.budget * credit - loss) * 1e-6;
 }
 
 /* 1 when the budget covers the stake of the tuner's next launch of
- * `blocks` blocks (tune.h, step 5).  c->mu held. */
+ * `blocks` blocks (tune.h, step 5) and the smaller stakes other
+ * configurations wait with: the cheapest trials go first, so a few
+ * expensive losers cannot spend the budget that many small kernels wait
+ * for.  A configuration that waits publishes its stake (wait_ns).
+ * c->mu held. */
 static int affordable(rt_config *c, unsigned long long blocks) {
   double stake = orion_tuner_stake(&c->tuner), o = orion_tuner_median(&c->tuner, c->orig);
-  if (stake <= 0 || o <= 0)
+  if (stake <= 0 || o <= 0) {
+    atomic_store_explicit(&c->wait_ns, 0, memory_order_relaxed);
     return 1;
-  double need = stake * o * (double)blocks, have = budget_ms();
-  if (have >= need)
-    return 1;
-  if (orion_rt.debug && c->tuner.waits % 64 == 0)
+  }
+  double need = stake * o * (double)blocks, ahead, have = budget_ms(c, need, &ahead);
+  int ok = have >= need + ahead;
+  atomic_store_explicit(&c->wait_ns, ok ? 0 : (long long)(need * 1e6), memory_order_relaxed);
+  if (!ok && orion_rt.debug && c->tuner.waits % 64 == 0)
     fprintf(stderr,
-            "orion: debug: tune %s: %s waits: stake %.4f ms, budget %.4f ms (launch %ld)\n",
-            c->k->name, c->c[c->tuner.cur].tag, need, have, atomic_load(&c->launches));
-  return 0;
+            "orion: debug: tune %s: %s waits: stake %.4f ms, budget %.4f ms, %.4f ms of "
+            "smaller stakes ahead (launch %ld)\n",
+            c->k->name, c->c[c->tuner.cur].tag, need, have, ahead, atomic_load(&c->launches));
+  return ok;
 }
 
 /* A re-check starts at the launch plan.h's schedule names, for a

@@ -99,6 +99,7 @@ typedef struct rt_config {
   /* The budget of tune.h, step 5, read lock-free by every configuration:
    * this one's timed launches and their time, and tuning's loss. */
   atomic_llong timed_ns, loss_ns;
+  atomic_llong wait_ns; /* the stake this one's trial waits with (0: none) */
   atomic_int timed_n;
   atomic_long next_check; /* the launch that starts the next re-check */
   struct rt_config *next;

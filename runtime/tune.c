@@ -21,6 +21,7 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->exhaustive_samples = 3;
   cfg->risk = 0.25;
   cfg->risk_floor = 0.02;
+  cfg->cold_ms = 5.0;
 }
 
 /* Student's t quantiles for 1..30 degrees of freedom: one-sided 99 % (a
@@ -353,6 +354,8 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
     t->cfg.reject = d.reject;
   if (!(t->cfg.risk >= 0))
     t->cfg.risk = d.risk;
+  if (!(t->cfg.cold_ms > 0))
+    t->cfg.cold_ms = d.cold_ms;
   if (!(t->cfg.risk_floor >= 0))
     t->cfg.risk_floor = d.risk_floor;
   if (t->cfg.min_pairs < 2)
@@ -426,7 +429,9 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
     recheck_feed(t, cand, v, key);
     return;
   }
-  int cold = warm_up(t, cand);
+  /* a clone's cold launch of cold_ms or more is a sample: its cold cost
+   * (microseconds) is noise there, and it counts against the clone */
+  int cold = warm_up(t, cand) && !(cand != t->orig && ms >= t->cfg.cold_ms);
   if (!cold)
     add_sample(&t->c[cand], ms / work);
   if (t->phase == PH_EXH) {

@@ -20,7 +20,10 @@
  * Adaptive:
  *   1. warm-up: the original's first launch and each clone binary's first
  *      launch are not samples (cold code; the host's submission after
- *      idling).  Padding versions run the original's binary.
+ *      idling: 13-35 us on an H200), except a clone's first launch of
+ *      cold_ms (5 ms) or more, where that cost is under 1 % and can only
+ *      make the clone look slower.  Padding versions run the original's
+ *      binary.
  *   2. pairs: a candidate is compared with the baseline, the best version
  *      so far (the original until a candidate wins: a champion and its
  *      challengers).  Launches alternate baseline, candidate, baseline, ...
@@ -127,6 +130,7 @@ typedef struct orion_tune_cfg {
   int confirm_pairs;      /* re-check pairs that confirm a choice (3) */
   double risk;            /* a candidate's stake before it is paired (0.25) */
   double risk_floor;      /* the least stake of a paired candidate (0.02) */
+  double cold_ms;         /* a clone's first launch this long is a sample (5) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
 } orion_tune_cfg;
 

@@ -51,7 +51,8 @@ static void gpu_init(gpu *g, const sim *s) {
 static void launch(gpu *g, orion_tuner *t, int c) {
   const sim *s = g->s;
   double w = 1000.0 * (s->drift ? s->drift(g->it) : 1.0);
-  double ms = g->curve[c] * w * (1 + s->noise * (2 * urand(&g->seed) - 1));
+  /* about 1 ms a launch: under cold_ms, so first launches are no samples */
+  double ms = g->curve[c] * w * 1e-3 * (1 + s->noise * (2 * urand(&g->seed) - 1));
   int *cold = c == s->orig || (s->shares && s->shares[c]) ? &g->orig_cold : &g->cold[c];
   if (*cold)
     ms *= 1 + s->penalty;
@@ -494,6 +495,17 @@ static void test_stake(void) {
   orion_tuner_feed(&t, 0, 1.0, 1, 0);
   CHECK(t.c[1].pairs.n == 1 && fabs(orion_tuner_stake(&t) - 0.2) < 1e-9,
         "stake after a pair: its worst %.3f", orion_tuner_stake(&t));
+
+  /* A clone's first launch of 5 ms or more is a sample (its cold cost is
+   * noise there), the original's first launch never is. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, 1, sh, NULL);
+  orion_tuner_feed(&t, 0, 10.0, 1, 0); /* the original's warm-up */
+  CHECK(t.c[0].n == 0, "the original's first launch is no sample");
+  orion_tuner_feed(&t, 0, 10.0, 1, 0);
+  orion_tuner_feed(&t, 1, 9.0, 1, 0); /* the clone's first, 9 ms: a sample */
+  orion_tuner_feed(&t, 0, 10.0, 1, 0);
+  CHECK(t.c[1].n == 1 && t.c[1].pairs.n == 1, "a long cold launch pairs: %d samples, %d pairs",
+        t.c[1].n, t.c[1].pairs.n);
 }
 
 static void test_bad(void) {
