@@ -42,7 +42,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'eval'))
+_here = os.path.dirname(os.path.abspath(__file__))  # benchlib: beside it in a pack, else ../eval
+sys.path[:0] = [_here, os.path.join(_here, '..', 'eval')]
 import benchlib  # noqa: E402
 
 SYMBOL = re.compile(rb'[A-Za-z_][A-Za-z0-9_]*__orion_[A-Za-z0-9_]*')

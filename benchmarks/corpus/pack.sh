@@ -11,7 +11,7 @@
 #                                         directory that is not source or build
 #                                         output (inputs), under 8 MiB each
 #   kerntime.so, libcupti.so.13          the CUPTI tracer (benchmarks/runtime)
-#   programs.txt, measure.py
+#   programs.txt, measure.py, benchlib.py (its clone-name helper)
 # and <packdir>.tar.xz beside it.  A program is packed only when all three
 # builds succeeded.  Prints the sizes.  CUDA (default /usr/local/cuda).
 set -euo pipefail
@@ -64,6 +64,6 @@ mkdir -p "$pack/lib"
 for l in $(ldd "$pack"/src/*/{nvcc,clang,orion} 2>/dev/null | awk '/lib(g?omp)\.so/ {print $3}' | sort -u); do
   cp -L "$l" "$pack/lib/"
 done
-cp "$here/programs.txt" "$here/measure.py" "$pack/"
+cp "$here/programs.txt" "$here/measure.py" "$root/benchmarks/eval/benchlib.py" "$pack/"
 tar -C "$(dirname "$pack")" -cJf "$pack.tar.xz" "$(basename "$pack")"
 echo "pack.sh: $n programs; $(du -sh "$pack" | cut -f1) in $pack, $(du -h "$pack.tar.xz" | cut -f1) in $pack.tar.xz"
