@@ -8,7 +8,7 @@ For programs built with orion-cc (benchmarks/programs; each prints
   - exactly the expected `orion: warning:` line(s) on stderr, one line each,
     naming the problem (never a crash, never a flood of messages),
 and with no GPU visible the program's own CUDA error (no signal, no hang).
-Cases: bad ORION_MODE, ORION_SPLIT and ORION_RECHECK values, an over-long ORION_REPORT path, a report path
+Cases: bad ORION_MODE, ORION_SPLIT, ORION_RECHECK and ORION_BUDGET values, an over-long ORION_REPORT path, a report path
 in a missing directory, an unwritable cache (missing directory under a
 file, a directory as the cache file, a read-only directory), a corrupt
 cache file (binary garbage and half lines: skipped, counted, tuning
@@ -59,6 +59,8 @@ def main():
         ("split-bogus", {"ORION_SPLIT": "yes"}, [r"ORION_SPLIT='yes' is not 0 or 1"]),
         ("recheck-bogus", {"ORION_RECHECK": "-5"}, [r"ORION_RECHECK='-5' is not a number"]),
         ("recheck-off", {"ORION_RECHECK": "0"}, []),
+        ("budget-bogus", {"ORION_BUDGET": "2"}, [r"ORION_BUDGET='2' is not a fraction in 0\.\.0\.5"]),
+        ("budget-off", {"ORION_BUDGET": "0"}, []),
         ("mode-fixed-empty", {"ORION_MODE": "fixed:"}, [r"ORION_MODE='fixed:' is not"]),
         ("mode-fixed-unknown", {"ORION_MODE": "fixed:r999"},
          [r"ORION_MODE=fixed: kernel \S+ has no version r999"]),
