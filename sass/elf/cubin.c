@@ -9,6 +9,9 @@
  * tables end in NUL, the symbol table's entries name valid strings and
  * sections, relocations name valid symbols and offsets inside their target
  * section, and .nv.info records tile their section exactly (nvinfo.c).
+ * The record index and the function list are built here, so that this file
+ * is the bottom layer: nvinfo.c and cubin_func.c build on it, never the
+ * other way round.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -245,6 +248,80 @@ static orion_status load_sections(orion_cubin *c, Elf *elf, orion_cubin_diag *di
                      c->sec[i].sh.sh_name);
     if (!(c->sec[i].name = strdup(n)))
       return ORION_ERR_NOMEM;
+  }
+  return ORION_OK;
+}
+
+/* ---- the parse's last steps: the .nv.info record index, the functions ---- */
+
+/* Is section idx a .nv.info or .nv.info.<k> section? */
+int orion_cubin_is_nvinfo(const orion_cubin *c, size_t idx) {
+  if (!c || idx == 0 || idx >= c->nsec)
+    return 0;
+  const cb_sec *s = &c->sec[idx];
+  return s->sh.sh_type == CB_SHT_NVINFO && strncmp(s->name, ".nv.info", 8) == 0 &&
+         (s->name[8] == 0 || s->name[8] == '.');
+}
+
+/* The offsets of section idx's records (a record's layout: nvinfo.c). */
+orion_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag) {
+  cb_sec *s = &c->sec[idx];
+  free(s->rec);
+  s->rec = NULL;
+  s->nrec = 0;
+  size_t size = s->sh.sh_size, n = 0;
+  /* count, then fill */
+  for (int pass = 0; pass < 2; pass++) {
+    size_t off = 0;
+    n = 0;
+    while (off < size) {
+      if (size - off < 4)
+        return cb_fail(diag, ORION_ERR_BAD_NVINFO,
+                       "section %zu (%s): %zu stray bytes at 0x%zx, shorter than a record header", idx, s->name,
+                       size - off, off);
+      unsigned fmt = s->data[off];
+      size_t len = 4;
+      if (fmt < ORION_EIFMT_NVAL || fmt > ORION_EIFMT_SVAL)
+        return cb_fail(diag, ORION_ERR_BAD_NVINFO, "section %zu (%s): record at 0x%zx has unknown format %u",
+                       idx, s->name, off, fmt);
+      if (fmt == ORION_EIFMT_SVAL) {
+        len += (size_t)s->data[off + 2] | (size_t)s->data[off + 3] << 8;
+        if (len > size - off)
+          return cb_fail(diag, ORION_ERR_BAD_NVINFO,
+                         "section %zu (%s): record at 0x%zx (attribute 0x%02x) runs past the end", idx, s->name,
+                         off, s->data[off + 1]);
+      }
+      if (pass)
+        s->rec[n] = off;
+      n++;
+      off += len;
+    }
+    if (!pass && n && !(s->rec = malloc(n * sizeof *s->rec)))
+      return ORION_ERR_NOMEM;
+  }
+  s->nrec = n;
+  return ORION_OK;
+}
+
+/* The functions, as cubin_func.c defines them. */
+orion_status cb_collect_funcs(orion_cubin *c) {
+  free(c->funcs);
+  c->funcs = NULL;
+  c->nfunc = 0;
+  if (!c->nsym)
+    return ORION_OK;
+  if (!(c->funcs = malloc(c->nsym * sizeof *c->funcs)))
+    return ORION_ERR_NOMEM;
+  for (size_t i = 1; i < c->nsym; i++) {
+    orion_cubin_symbol s;
+    orion_cubin_get_symbol(c, i, &s);
+    if (s.type != STT_FUNC || !s.size || s.shndx == 0 || s.shndx >= c->nsec)
+      continue;
+    const cb_sec *t = &c->sec[s.shndx];
+    if (!(t->sh.sh_flags & SHF_EXECINSTR) || t->sh.sh_type != SHT_PROGBITS || s.value > t->sh.sh_size ||
+        s.size > t->sh.sh_size - s.value)
+      continue;
+    c->funcs[c->nfunc++] = i;
   }
   return ORION_OK;
 }

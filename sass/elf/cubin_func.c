@@ -15,28 +15,6 @@
 
 #include "cubin_internal.h"
 
-orion_status cb_collect_funcs(orion_cubin *c) {
-  free(c->funcs);
-  c->funcs = NULL;
-  c->nfunc = 0;
-  if (!c->nsym)
-    return ORION_OK;
-  if (!(c->funcs = malloc(c->nsym * sizeof *c->funcs)))
-    return ORION_ERR_NOMEM;
-  for (size_t i = 1; i < c->nsym; i++) {
-    orion_cubin_symbol s;
-    orion_cubin_get_symbol(c, i, &s);
-    if (s.type != STT_FUNC || !s.size || s.shndx == 0 || s.shndx >= c->nsec)
-      continue;
-    const cb_sec *t = &c->sec[s.shndx];
-    if (!(t->sh.sh_flags & SHF_EXECINSTR) || t->sh.sh_type != SHT_PROGBITS || s.value > t->sh.sh_size ||
-        s.size > t->sh.sh_size - s.value)
-      continue;
-    c->funcs[c->nfunc++] = i;
-  }
-  return ORION_OK;
-}
-
 size_t orion_cubin_func_count(const orion_cubin *c) { return c->nfunc; }
 
 /* The index of the .nv.info record {attr, sym} (SVAL, 8 bytes), or -1. */

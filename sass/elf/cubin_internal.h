@@ -1,5 +1,6 @@
 /* sass/elf/cubin_internal.h - the in-memory cubin shared by cubin.c (parse,
- * sections, symbols, relocations), cubin_write.c (layout, write), nvinfo.c (EIATTR
+ * sections, symbols, relocations, the record index and the function list),
+ * cubin_write.c (layout, write), nvinfo.c (EIATTR
  * records) and cubin_func.c (per-function facts and edits).
  *
  * Every section owns a copy of its bytes (data, sh.sh_size of them, NULL

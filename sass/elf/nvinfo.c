@@ -31,53 +31,6 @@ const char *orion_eifmt_name(unsigned fmt) {
   return fmt < sizeof names / sizeof names[0] ? names[fmt] : NULL;
 }
 
-int orion_cubin_is_nvinfo(const orion_cubin *c, size_t idx) {
-  if (!c || idx == 0 || idx >= c->nsec)
-    return 0;
-  const cb_sec *s = &c->sec[idx];
-  return s->sh.sh_type == CB_SHT_NVINFO && strncmp(s->name, ".nv.info", 8) == 0 &&
-         (s->name[8] == 0 || s->name[8] == '.');
-}
-
-orion_status cb_nvinfo_index(orion_cubin *c, size_t idx, orion_cubin_diag *diag) {
-  cb_sec *s = &c->sec[idx];
-  free(s->rec);
-  s->rec = NULL;
-  s->nrec = 0;
-  size_t size = s->sh.sh_size, n = 0;
-  /* count, then fill */
-  for (int pass = 0; pass < 2; pass++) {
-    size_t off = 0;
-    n = 0;
-    while (off < size) {
-      if (size - off < 4)
-        return cb_fail(diag, ORION_ERR_BAD_NVINFO,
-                       "section %zu (%s): %zu stray bytes at 0x%zx, shorter than a record header", idx, s->name,
-                       size - off, off);
-      unsigned fmt = s->data[off];
-      size_t len = 4;
-      if (fmt < ORION_EIFMT_NVAL || fmt > ORION_EIFMT_SVAL)
-        return cb_fail(diag, ORION_ERR_BAD_NVINFO, "section %zu (%s): record at 0x%zx has unknown format %u",
-                       idx, s->name, off, fmt);
-      if (fmt == ORION_EIFMT_SVAL) {
-        len += (size_t)s->data[off + 2] | (size_t)s->data[off + 3] << 8;
-        if (len > size - off)
-          return cb_fail(diag, ORION_ERR_BAD_NVINFO,
-                         "section %zu (%s): record at 0x%zx (attribute 0x%02x) runs past the end", idx, s->name,
-                         off, s->data[off + 1]);
-      }
-      if (pass)
-        s->rec[n] = off;
-      n++;
-      off += len;
-    }
-    if (!pass && n && !(s->rec = malloc(n * sizeof *s->rec)))
-      return ORION_ERR_NOMEM;
-  }
-  s->nrec = n;
-  return ORION_OK;
-}
-
 size_t orion_cubin_nvinfo_count(const orion_cubin *c, size_t sec) {
   return orion_cubin_is_nvinfo(c, sec) ? c->sec[sec].nrec : 0;
 }
