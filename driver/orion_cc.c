@@ -418,8 +418,9 @@ int main(int argc, char **argv) {
   }
   drv_defer_signals();
   /* A failed run (a compile, a link, the report) leaves -o as it was. */
-  char *kept = NULL;
-  if (c.output && strcmp(c.output, "-") != 0 && !c.dry_run && !(kept = orion_output_keep(c.output))) {
+  orion_output_kept kept = {0, NULL};
+  int keep = c.output && strcmp(c.output, "-") != 0 && !c.dry_run;
+  if (keep && orion_output_keep(c.output, &kept) != 0) {
     drv_error("%s: %s", c.output, strerror(errno));
     cc_free(&c);
     return 1;
@@ -428,7 +429,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof stages / sizeof *stages && st == 0 && !drv_pending_signal(); i++)
     if (stages[i].applies(&c))
       st = stages[i].run(&c);
-  if (kept && orion_output_settle(c.output, kept, st == 0 && !drv_pending_signal()) != 0 &&
+  if (keep && orion_output_settle(c.output, &kept, st == 0 && !drv_pending_signal()) != 0 &&
       st == 0) {
     drv_error("%s: %s", c.output, strerror(errno));
     st = 1;

@@ -250,43 +250,39 @@ int orion_replace_file(const char *tmp, const char *path) {
   return rc;
 }
 
-char *orion_output_keep(const char *path) {
+int orion_output_keep(const char *path, orion_output_kept *kept) {
+  kept->existed = 0;
+  kept->link = NULL;
   char *target = orion_resolve_target(path);
   if (!target)
-    return NULL;
-  mode_t mode;
-  char *kept = NULL;
-  int kind = target_kind(target, &mode);
-  if (kind != 1)
-    kept = kind < 0 && errno != EISDIR ? NULL : dup_n("", 0);
-  else if ((kept = temp_for_target(target, ".keep")) && link(target, kept) != 0) {
-    int e = errno;
-    free(kept);
-    kept = NULL;
-    errno = e;
+    return -1;
+  struct stat st;
+  kept->existed = lstat(target, &st) == 0;
+  if (kept->existed && S_ISREG(st.st_mode) && (kept->link = temp_for_target(target, ".keep")) &&
+      link(target, kept->link) != 0) {
+    free(kept->link); /* no hard links here: the file is left alone, not kept */
+    kept->link = NULL;
   }
-  int e = errno;
   free(target);
-  errno = e;
-  return kept;
+  return 0;
 }
 
-int orion_output_settle(const char *path, char *kept, int ok) {
+int orion_output_settle(const char *path, orion_output_kept *kept, int ok) {
   int rc = 0;
   char *target = orion_resolve_target(path);
   struct stat st;
-  if (!target) {
+  if (!target)
     rc = -1;
-  } else if (kept[0]) {
-    rc = ok ? unlink(kept) : rename(kept, target);
-  } else if (!ok && stat(target, &st) == 0 && S_ISREG(st.st_mode)) {
+  else if (kept->link)
+    rc = ok ? unlink(kept->link) : rename(kept->link, target);
+  else if (!ok && !kept->existed && lstat(target, &st) == 0 && S_ISREG(st.st_mode))
     rc = unlink(target); /* a new file where there was none */
-  }
   int e = errno;
-  if (rc != 0 && kept[0])
-    unlink(kept);
+  if (rc != 0 && kept->link)
+    unlink(kept->link);
   free(target);
-  free(kept);
+  free(kept->link);
+  kept->link = NULL;
   errno = e;
   return rc;
 }

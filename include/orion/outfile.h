@@ -41,18 +41,24 @@ char *orion_temp_beside(const char *path, const char *suffix);
  * into a target that is not a regular file.  tmp is gone afterwards. */
 int orion_replace_file(const char *tmp, const char *path);
 
-/* Keep path's target for orion_output_settle while another program (a
- * linker) writes it: a hard link beside it, as programs that write an
- * output create a new file (clang, lld and GNU ld rename a temporary or
- * unlink first) and the old one lives on in the link.  Returns the handle
- * (malloc'd; "" when there is nothing to keep: no file, or not a regular
- * one), NULL with errno on failure. */
-char *orion_output_keep(const char *path);
-/* Release a handle of orion_output_keep (which it frees): when ok the new
- * output stays; else the old file is put back, or a new file where there
- * was none is removed, so that a failed run leaves the output as it was.
- * Returns 0, or -1 with errno. */
-int orion_output_settle(const char *path, char *kept, int ok);
+/* What orion_output_keep found at an output's target: whether something was
+ * there, and the hard link that keeps a regular file (NULL when there was
+ * none, or it could not be made: a file system without hard links). */
+typedef struct orion_output_kept {
+  int existed;
+  char *link;
+} orion_output_kept;
+
+/* Keep path's target while another program (a compiler, a linker) writes
+ * it: a hard link beside it, since such programs create a new file (clang,
+ * lld and GNU ld rename a temporary or unlink first) and the old one lives
+ * on in the link.  -1 with errno when the path cannot be resolved. */
+int orion_output_keep(const char *path, orion_output_kept *kept);
+/* After the run: when ok the new output stays; else the kept file is put
+ * back, a new regular file where there was nothing is removed, and
+ * anything else is left alone, so that a failed run leaves the output as it
+ * was.  Releases kept.  Returns 0, or -1 with errno. */
+int orion_output_settle(const char *path, orion_output_kept *kept, int ok);
 
 /* path with its symbolic links followed, as above (malloc'd; NULL with
  * errno: ELOOP, ENOMEM, or a readlink failure other than ENOENT/EINVAL). */

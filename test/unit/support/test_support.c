@@ -166,6 +166,25 @@ static void test_failure(void) {
   CHECK(temporaries() == 0, "no temporary left");
 }
 
+/* A run that fails leaves the output as it was; one that succeeds keeps its own. */
+static void test_keep(void) {
+  const char *f = at("app");
+  orion_write_file_atomic(f, "old\n", 4, 0);
+  orion_output_kept k;
+  CHECK(orion_output_keep(f, &k) == 0 && k.existed && k.link, "kept");
+  unlink(f); /* what a linker does before it fails */
+  CHECK(orion_output_settle(f, &k, 0) == 0 && !strcmp(slurp(f), "old\n"), "put back: %s", slurp(f));
+  CHECK(orion_output_keep(f, &k) == 0, "kept again");
+  unlink(f);
+  orion_write_file_atomic(f, "new\n", 4, 0);
+  CHECK(orion_output_settle(f, &k, 1) == 0 && !strcmp(slurp(f), "new\n"), "new kept: %s", slurp(f));
+  const char *g = at("fresh");
+  CHECK(orion_output_keep(g, &k) == 0 && !k.existed && !k.link, "nothing there");
+  orion_write_file_atomic(g, "partial\n", 8, 0);
+  CHECK(orion_output_settle(g, &k, 0) == 0 && access(g, F_OK) != 0, "a new file removed on failure");
+  CHECK(temporaries() == 0, "no temporary left");
+}
+
 int main(void) {
   const char *t = getenv("TMPDIR");
   snprintf(dir, sizeof dir, "%s/orion-support-XXXXXX", t && *t && strlen(t) < 30 ? t : "/tmp");
@@ -179,6 +198,7 @@ int main(void) {
   test_symlinks();
   test_special();
   test_failure();
+  test_keep();
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0)
