@@ -6,7 +6,8 @@
 #   scripts/setup.sh --no-demo  everything but the demo (used by test.sh)
 #
 # Installs: Debian llvm-22-dev clang-22 clang-tools-22 (clang-linker-wrapper,
-# which clang's CUDA link runs) libclang-22-dev libclang-rt-22-dev (libFuzzer
+# which clang's CUDA link runs; clang-apply-replacements for orion-advise's
+# tests) libclang-22-dev (orion-advise: libclang's C API) libclang-rt-22-dev (libFuzzer
 # and the sanitizers) llvm-22-tools (FileCheck, lit) libomp-22-dev (OpenMP
 # for host code: orion-cc -Xcompiler -fopenmp, as nvcc Makefiles pass it)
 # libelf-dev cmake pkg-config
@@ -58,6 +59,11 @@ ls "$llvm"/lib/clang/*/lib/*/libclang_rt.fuzzer*.a >/dev/null 2>&1 ||
   die "missing libFuzzer (libclang_rt.fuzzer) under $llvm/lib/clang: install libclang-rt-22-dev"
 ls "$llvm"/lib/libclang.so* "$llvm"/lib/libclang-22.so* >/dev/null 2>&1 ||
   die "missing libclang under $llvm/lib: install libclang-22-dev"
+# orion-advise: libclang's C API headers; its tests apply fixes with clang-tools-22's
+# clang-apply-replacements.
+[ -f "$llvm/include/clang-c/Index.h" ] || die "missing $llvm/include/clang-c/Index.h: install libclang-22-dev"
+[ -x "$llvm/bin/clang-apply-replacements" ] ||
+  die "missing $llvm/bin/clang-apply-replacements: install clang-tools-22"
 
 pytools=$build/pytools
 if [ ! -x "$pytools/nvidia/cu13/bin/nvdisasm" ] || [ ! -x "$pytools/nvidia/cu13/bin/cuobjdump" ]; then
