@@ -137,6 +137,11 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
   orion_sb_addf(&s, "Orion chose %s; %d registers", d->why, regs);
   if (c->orig_regs > 0)
     orion_sb_addf(&s, " (original: %d registers, %d warps/SM)", c->orig_regs, c->orig_warps);
+  else
+    for (int i = 0; a->build && i < a->build->nv; i++)
+      if (!strcmp(a->build->v[i].tag, "orig") && a->build->v[i].registers > 0)
+        orion_sb_addf(&s, " (original: %d registers in the build report)",
+                      a->build->v[i].registers);
   int use_lb = lb && exact && !o->maxnreg;
   a->attr = use_lb ? lb : mx;
   a->alt = use_lb ? mx : lb;
