@@ -35,6 +35,11 @@
  *      for (T, B) is exactly R.  A padding version pN (lower occupancy
  *      through dynamic shared memory) is advised as a launch-site change:
  *      N bytes of dynamic shared memory, opted in with cudaFuncSetAttribute.
+ *   Block-size advice (advice.c, labelled as advice: the block size is the
+ *   program's choice): for a launch whose block size is a constant, the
+ *   occupancy calculator at the original's registers and shared memory over
+ *   blocks of 32..1024 threads; its choice is the largest block reaching the
+ *   most warps per SM (as cudaOccupancyMaxPotentialBlockSize).
  *   Output (output.c): compiler-style notes, a Markdown or JSON summary,
  *   and clang-tidy's YAML replacements (--export-fixes), all computed
  *   before anything is written, files written atomically.
@@ -73,6 +78,8 @@ typedef struct adv_site {
   char *mangled;        /* the instantiation launched, or NULL */
   char *config;         /* "<<<1, 256>>>" or the cudaLaunchKernel arguments */
   int api;              /* 1: cudaLaunchKernel */
+  long threads;         /* the block's threads when constant, else 0 */
+  long dyn_smem;        /* the dynamic shared memory when constant, else -1 */
 } adv_site;
 
 typedef struct adv_program {
@@ -98,6 +105,7 @@ typedef struct adv_version {
   int target_warps;     /* the model's */
   int registers;        /* ptxas's, -1 unknown */
   int warps;            /* ptxas's build at the report's block, -1 unknown */
+  int smem;             /* ptxas's static shared memory, bytes, -1 unknown */
   char *status;         /* kept, merged, dropped, or NULL */
 } adv_version;
 
@@ -169,9 +177,15 @@ typedef struct adv_options {
 size_t adv_decide(const adv_program *p, const adv_reports *r, const adv_options *o,
                   adv_advice **out);
 void adv_advice_free(adv_advice *a, size_t n);
+/* Block-size advice for launch site s from the original's ptxas figures in
+ * b (the occupancy calculator over blocks of 32..1024 threads), or NULL
+ * when the block size, the figures or the architecture are unknown. */
+char *adv_block_advice(const adv_site *s, const adv_build *b, int sm);
 
 /* output.c */
-void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int list);
+/* sm: --sm, or 0 for each kernel's build report's. */
+void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int list,
+                     int sm);
 void adv_summary_md(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n);
 void adv_summary_json(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n);
 /* clang-tidy's export-fixes YAML; main_file: the first source. */

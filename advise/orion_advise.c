@@ -230,7 +230,7 @@ static int run(args *a) {
   size_t n = adv_decide(&p, &r, &a->opt, &adv);
   orion_strbuf notes, summary, fixes;
   orion_sb_init(&notes), orion_sb_init(&summary), orion_sb_init(&fixes);
-  adv_print_notes(&notes, &p, adv, n, a->list);
+  adv_print_notes(&notes, &p, adv, n, a->list, a->opt.sm);
   if (a->summary && drv_has_suffix(a->summary, ".json"))
     adv_summary_json(&summary, &p, adv, n);
   else if (a->summary)

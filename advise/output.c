@@ -66,11 +66,13 @@ static void build_note(orion_strbuf *b, const adv_kernel *k, const adv_build *bd
   orion_sb_free(&v);
 }
 
-void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int list) {
+void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int list,
+                     int sm_opt) {
   for (size_t i = 0; list && i < p->nk; i++)
     list_kernel(b, p, i);
   for (size_t i = 0; i < n; i++) {
     const adv_kernel *k = &p->k[a[i].kernel];
+    int sm = sm_opt ? sm_opt : a[i].build ? a[i].build->sm : 0;
     if (a[i].build)
       build_note(b, k, a[i].build);
     for (size_t j = 0; j < a[i].nd; j++) {
@@ -85,6 +87,12 @@ void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a,
     for (size_t s = 0; a[i].pad && s < p->ns; s++)
       if (p->s[s].kernel == a[i].kernel)
         note(b, &p->s[s].loc, "orion-advise: launch of '%s': %s", k->name, a[i].text);
+    for (size_t s = 0; s < p->ns; s++) {
+      char *bs = p->s[s].kernel == a[i].kernel ? adv_block_advice(&p->s[s], a[i].build, sm) : NULL;
+      if (bs)
+        note(b, &p->s[s].loc, "launch of '%s': %s", p->s[s].callee, bs);
+      free(bs);
+    }
   }
 }
 

@@ -61,6 +61,7 @@ static void ptxas_figures(const json_value *builds, int sm, const char *kernel, 
         continue;
       v->registers = (int)json_get_num(es->items[j], "registers", -1);
       v->warps = (int)json_get_num(es->items[j], "warps", -1);
+      v->smem = (int)json_get_num(es->items[j], "smem", -1);
       free(v->status);
       v->status = dup_or_null(json_get_str(es->items[j], "status"));
     }
@@ -91,7 +92,7 @@ static int add_build(adv_reports *r, const json_value *k, const json_value *buil
     copy_tag(v->tag, json_get_str(vs->items[i], "tag"));
     v->max_regs = (int)json_get_num(vs->items[i], "max_regs", 0);
     v->target_warps = (int)json_get_num(vs->items[i], "target_warps", 0);
-    v->registers = v->warps = -1;
+    v->registers = v->warps = v->smem = -1;
     v->status = NULL;
     ptxas_figures(builds, b->sm, name, v);
   }

@@ -204,6 +204,78 @@ static enum CXChildVisitResult find_kernel_ref(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Recurse;
 }
 
+static long eval_int(CXCursor c) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  long v = -1;
+  if (r && clang_EvalResult_getKind(r) == CXEval_Int)
+    v = (long)clang_EvalResult_getAsLongLong(r);
+  if (r)
+    clang_EvalResult_dispose(r);
+  return v;
+}
+
+static enum CXChildVisitResult first_call(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    return CXChildVisit_Recurse;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+/* The threads of a dim3 argument built from constants (dim3(x, y, z), an
+ * integer converted to dim3), else 0. */
+static long dim3_threads(CXCursor arg) {
+  CXCursor call = clang_getNullCursor();
+  if (clang_getCursorKind(arg) == CXCursor_CallExpr)
+    call = arg;
+  else
+    clang_visitChildren(arg, first_call, &call);
+  if (clang_Cursor_isNull(call) || clang_Cursor_getNumArguments(call) != 3)
+    return 0;
+  long t = 1;
+  for (int i = 0; i < 3; i++) {
+    long v = eval_int(clang_Cursor_getArgument(call, i));
+    if (v < 1)
+      return 0;
+    t *= v;
+  }
+  return t;
+}
+
+static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    char *name = take(clang_getCursorSpelling(c));
+    int is_cfg = !strcmp(name, "__cudaPushCallConfiguration") || !strcmp(name, "cudaConfigureCall");
+    free(name);
+    if (is_cfg) {
+      *(CXCursor *)d = c;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Continue;
+}
+
+/* The constant block size and dynamic shared memory of a launch, from the
+ * call's arguments (block, smem): <<<grid, block, smem>>> pushes them as
+ * the configuration call's arguments 1 and 2, cudaLaunchKernel has them
+ * as arguments 2 and 4. */
+static void launch_shape(adv_site *s, CXCursor call) {
+  CXCursor cfg = call;
+  int bi = 2, si = 4;
+  s->threads = 0, s->dyn_smem = -1;
+  if (!s->api) {
+    cfg = clang_getNullCursor();
+    clang_visitChildren(call, find_config, &cfg);
+    bi = 1, si = 2;
+  }
+  int n = clang_Cursor_isNull(cfg) ? 0 : clang_Cursor_getNumArguments(cfg);
+  if (n > bi)
+    s->threads = dim3_threads(clang_Cursor_getArgument(cfg, (unsigned)bi));
+  if (n > si)
+    s->dyn_smem = eval_int(clang_Cursor_getArgument(cfg, (unsigned)si));
+}
+
 static int is_launch_api(const char *name) {
   return !strcmp(name, "cudaLaunchKernel") || !strcmp(name, "cudaLaunchCooperativeKernel");
 }
@@ -229,6 +301,7 @@ static void add_site(scan_ctx *x, CXCursor call, CXCursor kdecl, int api, CXCurs
   s->loc = at;
   s->mangled = take(clang_Cursor_getMangling(kdecl));
   add_name(&p->k[ki], s->mangled);
+  launch_shape(s, call);
   CXSourceRange ext = clang_getCursorExtent(call);
   if (api) {
     s->callee = text_between(x->tu, clang_getRangeStart(clang_getCursorExtent(ref)),
