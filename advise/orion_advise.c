@@ -22,6 +22,8 @@ static const char usage[] =
     "for each kernel and the attribute that gives a plain nvcc/clang build the same\n"
     "registers: __launch_bounds__(threads, minBlocks) or __maxnreg__(n); for a\n"
     "padding choice, the launch-site change.  Only confirmed decisions are advised.\n"
+    "A launch with a constant block size also gets block-size advice from the\n"
+    "occupancy calculator (advice only: the block size is the program's choice).\n"
     "\n"
     "  -p PATH               compile_commands.json, or the directory holding it\n"
     "                        (without sources: every file in it; a source it does not\n"
