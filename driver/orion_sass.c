@@ -52,7 +52,8 @@ static void usage(FILE *f) {
           "                          (frame and rewrite --smem-frame: sm_90 only)\n"
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
           "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
-          "                        [--granule auto|split|wide]]\n"
+          "                        [--granule auto|split|wide]\n"
+          "                        [--smem-limit BYTES] [--partial]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -73,7 +74,12 @@ static void usage(FILE *f) {
           "                          accesses split into 4-byte ones (bank-conflict free\n"
           "                          for 4-byte accesses), or slots of the widest access;\n"
           "                          auto, the default, splits when 4-byte accesses\n"
-          "                          outnumber wider ones);\n"
+          "                          outnumber wider ones); --smem-limit: the end of\n"
+          "                          static shared memory the region may reach (default\n"
+          "                          and at most 48 KB); --partial: when the region does\n"
+          "                          not fit, the slots with the most estimated accesses\n"
+          "                          (loop depth) that fit go on chip, the rest stay in\n"
+          "                          local memory;\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -408,6 +414,10 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       }
       printf("\n");
     }
+    if (st == ORION_OK && r.rewritten)
+      printf("  placement: on chip %u slots, %u B/thread; local %u slots, %u B/thread (%zu accesses)%s\n",
+             r.slots_on_chip, r.bytes_on_chip, r.slots_local, r.bytes_local, r.local_accesses,
+             r.partial ? "; partial" : "");
   }
   orion_sassrw_free(a);
   return rc;
@@ -501,7 +511,18 @@ int main(int argc, char **argv) {
         smem = 1;
       else if (!strcmp(argv[i], "--no-dynamic-smem"))
         opts.no_dynamic_smem = 1;
-      else if (!strcmp(argv[i], "--min-heights"))
+      else if (!strcmp(argv[i], "--partial"))
+        opts.partial = layout_set = 1;
+      else if (!strcmp(argv[i], "--smem-limit") && i + 1 < argc) {
+        char *end;
+        long b = strtol(argv[++i], &end, 0);
+        if (*end || b < 1 || b > 0xc000) {
+          fprintf(stderr, "%s: error: --smem-limit wants 1..49152 bytes, not '%s'\n", prog, argv[i]);
+          return 2;
+        }
+        opts.smem_limit = (uint32_t)b;
+        layout_set = 1;
+      } else if (!strcmp(argv[i], "--min-heights"))
         opts.min_heights = layout_set = 1;
       else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
         char *end;
@@ -537,7 +558,8 @@ int main(int argc, char **argv) {
     }
     if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
       fprintf(stderr,
-              "%s: error: --no-dynamic-smem, --block, --layout, --min-heights and --granule need --smem-frame\n",
+              "%s: error: --no-dynamic-smem, --block, --layout, --min-heights, --granule, --partial and "
+              "--smem-limit need --smem-frame\n",
               prog);
       return 2;
     }

@@ -15,6 +15,7 @@ typedef enum optx_spill_policy {
   OPTX_SPILL_PRAGMA,
   OPTX_SPILL_OFF,
   OPTX_SPILL_SASS,
+  OPTX_SPILL_PARTIAL, /* sass, and where the frame does not fit, its hottest slots */
 } optx_spill_policy;
 
 typedef struct optx_cmd {
@@ -55,6 +56,11 @@ typedef struct optx_entry {
    * (merged or not compiled). */
   const char *spill_path; /* "sass", "smem-pragma" or "kept" */
   int sass_block;     /* the SASS path: threads to size for (0: the kernel's own bounds) */
+  unsigned sass_limit; /* the SASS path: end of static shared memory allowed (0: 48 KB) */
+  /* The SASS path's placement: slots and bytes per thread on chip and
+   * left in local memory (partial: some local). */
+  int sass_partial;
+  unsigned sass_slots[2], sass_bytes[2];
   char *spill_reason;
   char *sass_note;    /* why the SASS rewriter did not apply, or NULL */
   int spill_block;    /* threads/block the shared spill area is sized for */

@@ -14,6 +14,11 @@
  *      rewritten version at least the warps/SM of the local build at its
  *      block size ("occupancy loss" otherwise: a capped clone exists for
  *      its occupancy).  Otherwise the refusal is recorded ("sass") and:
+ *      Policy partial (never the default): the same, and where the whole
+ *      frame does not fit, the rewrite keeps on chip the slots with the
+ *      most estimated accesses that fit below the static shared size the
+ *      version's occupancy (warps/SM of the local build at its block size)
+ *      leaves; the rest stay in local memory (include/orion/sassrw.h).
  *   3. The smem-pragma path where ptxas allows it (verified on ptxas 13.0):
  *      not with -c (ptxas: "not allowed for per-function compilation
  *      modes"), not on ptxas < 13, not when the entry reaches an
@@ -58,17 +63,17 @@
  * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */
 #define ORION_SM90_RESERVED_SMEM 0x400u
 
-static const char *const policy_names[] = {"auto", "pragma", "off", "sass"};
+static const char *const policy_names[] = {"auto", "pragma", "off", "sass", "partial"};
 
 int optx_spill_policy_parse(const char *s) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < 5; i++)
     if (strcmp(s, policy_names[i]) == 0)
       return i;
   return -1;
 }
 
 const char *optx_spill_policy_name(optx_spill_policy p) {
-  return (unsigned)p < 4 ? policy_names[p] : "?";
+  return (unsigned)p < 5 ? policy_names[p] : "?";
 }
 
 /* The first-run cubin, read and analysed once for every entry. */
@@ -85,11 +90,12 @@ static void trial_free(sass_trial *t) {
   orion_cubin_free(t->cubin);
 }
 
-/* Rewrite entry `name` of cubin c (analysis a) with the driver's options;
- * 1 rewritten (*smem_end, when given: the end of its static shared memory),
- * 0 refused (msg says why), -1 the cubin is now half-edited. */
+/* Rewrite entry `name` of cubin c (analysis a) with the driver's options
+ * (limit: partial placement below that end of static shared memory, 0:
+ * none); 1 rewritten (*r: the figures), 0 refused (msg says why), -1 the
+ * cubin is now half-edited. */
 static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
-                            char *msg, size_t n, uint32_t *smem_end) {
+                            unsigned limit, char *msg, size_t n, orion_sassrw_result *r) {
   size_t fi = orion_cubin_func_count(c);
   for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
     orion_cubin_func f;
@@ -100,13 +106,39 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
     snprintf(msg, n, "not in the cubin");
     return 0;
   }
-  orion_sassrw_opts o = {.no_dynamic_smem = 1, .block = block > 0 ? (unsigned)block : 0};
-  orion_sassrw_result r;
-  orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, &r);
-  snprintf(msg, n, "%s", r.msg);
-  if (smem_end)
-    *smem_end = r.region_off + r.region_bytes;
-  return st != ORION_OK ? -1 : r.rewritten;
+  orion_sassrw_opts o = {.no_dynamic_smem = 1, .block = block > 0 ? (unsigned)block : 0,
+                         .smem_limit = limit, .partial = limit > 0};
+  orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, r);
+  snprintf(msg, n, "%s", r->msg);
+  return st != ORION_OK ? -1 : r->rewritten;
+}
+
+/* The end of static shared memory (.nv.shared.<k> size, the reserved 1 KB
+ * included) that keeps the build with figures f at its warps/SM at block
+ * threads (the occupancy model, core/), at most 48 KB; 0 if unknown. */
+static unsigned partial_limit(int sm, const ptxas_figures *f, int block) {
+  int w0 = optx_warps_at(sm, f, block);
+  if (w0 <= 0 || f->smem < 0)
+    return 0;
+  ptxas_figures g = *f;
+  long lo = f->smem, hi = 0xc000 - ORION_SM90_RESERVED_SMEM; /* lo keeps w0 */
+  while (lo < hi) {
+    g.smem = lo + (hi - lo + 1) / 2;
+    if (optx_warps_at(sm, &g, block) >= w0)
+      lo = g.smem;
+    else
+      hi = g.smem - 1;
+  }
+  return (unsigned)lo + ORION_SM90_RESERVED_SMEM;
+}
+
+/* The placement figures of a rewrite into e. */
+static void note_placement(optx_entry *e, const orion_sassrw_result *r) {
+  e->sass_partial = r->partial;
+  e->sass_slots[0] = r->slots_on_chip;
+  e->sass_slots[1] = r->slots_local;
+  e->sass_bytes[0] = r->bytes_on_chip;
+  e->sass_bytes[1] = r->bytes_local;
 }
 
 /* "occupancy loss (...; what)" when the model gives the build with figures
@@ -125,7 +157,7 @@ static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_fig
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, sass_trial *t, char **why) {
   int sm = 0;
-  if (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO) {
+  if (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO && c->spill != OPTX_SPILL_PARTIAL) {
     *why = drv_xasprintf("--orion-spill=%s", optx_spill_policy_name(c->spill));
     return 0;
   }
@@ -162,10 +194,17 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   orion_cubin *copy = NULL;
   char msg[320];
   int ok = -1;
-  uint32_t smem_end = 0;
+  int thr = block > 0 ? block : ptx_entry_threads(pe);
+  orion_sassrw_result res;
+  memset(&res, 0, sizeof res);
+  e->sass_limit = c->spill == OPTX_SPILL_PARTIAL ? partial_limit(sm, &e->fig, thr) : 0;
+  if (c->spill == OPTX_SPILL_PARTIAL && !e->sass_limit) {
+    *why = drv_xasprintf("no occupancy figures for %d threads to size the on-chip part", thr);
+    return 0;
+  }
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_OK &&
       orion_cubin_parse(bytes, size, &copy, NULL) == ORION_OK)
-    ok = sass_rewrite_one(copy, t->an, e->name, block, msg, sizeof msg, &smem_end);
+    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, msg, sizeof msg, &res);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
   free(bytes);
@@ -174,12 +213,12 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
     *why = drv_xstrdup(msg);
     return 0;
   }
-  if (c->spill == OPTX_SPILL_AUTO) {
+  if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_PARTIAL) {
     /* ptxas -v's smem leaves out sm_90's 1 KB reserved area, which the
      * section size (and so smem_end) counts */
+    uint32_t smem_end = res.region_off + res.region_bytes;
     ptxas_figures after = e->fig;
     after.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
-    int thr = block > 0 ? block : ptx_entry_threads(pe);
     if ((*why = occupancy_loss(sm, &e->fig, &after, thr, msg)))
       return 0;
   }
@@ -354,11 +393,14 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
                                        : "original without launch bounds"));
       continue;
     }
-    if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS) {
+    if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL) {
       char *why = NULL;
       int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
       if (sass_available(c, m, pe, e, block, &trial, &why)) {
-        set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS ? "--orion-spill=sass; " : "", why));
+        set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS      ? "--orion-spill=sass; "
+                                                  : c->spill == OPTX_SPILL_PARTIAL ? "--orion-spill=partial; "
+                                                                                   : "",
+                                          why));
         free(why);
         e->sass_block = block;
         e->spill_block = own_bounds ? ptx_entry_threads(pe) : block;
@@ -441,7 +483,7 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
   free(cand);
   trial_free(&trial);
   /* the recorded refusal: "sass: <reason>; pragma: ..." */
-  for (size_t i = 0; c->spill == OPTX_SPILL_SASS && i < res->n; i++) {
+  for (size_t i = 0; (c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL) && i < res->n; i++) {
     optx_entry *e = &res->e[i];
     if (e->sass_note && e->spill_path && strcmp(e->spill_path, "sass") != 0) {
       char *r = drv_xasprintf("sass: %s; pragma: %s", e->sass_note, e->spill_reason ? e->spill_reason : "");
@@ -458,7 +500,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
   size_t n = 0;
   for (size_t i = 0; i < res->n; i++)
     n += res->e[i].spill_path && !strcmp(res->e[i].spill_path, "sass");
-  if (!n || (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO))
+  if (!n || (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO && c->spill != OPTX_SPILL_PARTIAL))
     return 0;
   orion_cubin *cb = NULL;
   orion_sassrw *an = NULL;
@@ -476,16 +518,21 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     if (!e->spill_path || strcmp(e->spill_path, "sass") != 0)
       continue;
     char msg[320];
-    uint32_t smem_end = 0;
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, msg, sizeof msg, &smem_end);
+    orion_sassrw_result r;
+    memset(&r, 0, sizeof r);
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, msg, sizeof msg, &r);
+    uint32_t smem_end = r.region_off + r.region_bytes;
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
       bad = 1;
     } else if (!ok) { /* differs from the trial: the final cubin keeps it */
       set_path(e, "kept", drv_xasprintf("sass: %s (on the final cubin)", msg));
     } else {
-      e->fig.stack_frame = 0;
-      e->fig.spill_stores = e->fig.spill_loads = 0;
+      note_placement(e, &r);
+      if (!r.partial) { /* partial: the local frame stays, and its traffic in part */
+        e->fig.stack_frame = 0;
+        e->fig.spill_stores = e->fig.spill_loads = 0;
+      }
       e->fig.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     }
   }

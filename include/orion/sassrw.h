@@ -82,13 +82,28 @@
  * prologue and the stubs.  The .nv.shared.<k> size grows by the region; FRAME_SIZE,
  * MIN_STACK_SIZE and MAX_STACK_SIZE of every function of the tree become 0.
  *
+ * Partial placement (opts.partial, sass/rewrite/partial.c): when the region
+ * of the chosen layout (PTXAS, SUM or CSTACK; MOVES is not combined with
+ * it) does not fit below opts.smem_limit, only its k granules with the most
+ * estimated dynamic accesses (10^loop depth per access, loop depth from the
+ * backward branches of the SASS, callees weighted by their call sites) go
+ * to the region, k = (limit - region) / (N * G), renumbered in layout
+ * order; every access of another granule stays LDL/STL at its old offset,
+ * addressed [URn + off] instead of [R1 + off], URn a uniform register no
+ * instruction of the tree names (the first multiple of 4 above those it
+ * does), set in the prologue to R1's old value: ULDC URn, c[0x0][X] ;
+ * UIADD3 URn, URn, delta, URZ (delta: the entry's R1 moves).  A split
+ * wide access whose words all stay local stays one access; otherwise its
+ * stub places word by word.  The local frame and its attributes stay.
+ *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
  * an R1 set-up other than one LDC at the kernel's first instruction plus
  * entry moves; other functions in the kernel's text section than its call
  * tree; no maximum block size (and no opts->block); sub-word or misaligned
  * frame accesses; frame offsets outside [0, F); fewer than 7 registers; a
- * static shared size above 48 KB; and, unless the caller asserts that the
+ * static shared size above 48 KB or opts.smem_limit (partial: no granule
+ * fits, or no free uniform register); and, unless the caller asserts that the
  * kernel is launched without dynamic shared memory
  * (orion_sassrw_opts.no_dynamic_smem: ptxas bakes the dynamic array's
  * address, the old static size, into the code, so growing the static part
@@ -190,6 +205,14 @@ typedef struct orion_sassrw_opts {
    * then adds EIATTR_MAX_THREADS {block, 1, 1}, so the driver refuses
    * larger launches as it does for .maxntid. */
   unsigned block;
+  /* The end of the kernel's static shared memory the region may reach
+   * (the .nv.shared.<k> size, sm_90's reserved 1 KB included); 0 or
+   * above 48 KB: 48 KB. */
+  uint32_t smem_limit;
+  /* Partial placement: when the whole region does not fit below
+   * smem_limit, the granules with the most estimated accesses that fit
+   * move, the rest stay in local memory (see above). */
+  int partial;
 } orion_sassrw_opts;
 
 /* Per-kernel outcome of the rewrite. */
@@ -209,6 +232,15 @@ typedef struct orion_sassrw_result {
   int layouts_known;
   uint32_t layout_bytes[4];
   char layout_why[4][160];
+  /* Rewritten: granules (slots) and bytes per thread on chip and left in
+   * local memory (0 local for a full rewrite), the accesses left as
+   * LDL/STL, the estimated dynamic accesses on chip and in all, and the
+   * uniform register that addresses the local part (partial only). */
+  int partial;
+  uint32_t slots_on_chip, slots_local, bytes_on_chip, bytes_local;
+  size_t local_accesses;
+  uint64_t weight_on_chip, weight_total;
+  unsigned local_ur;
 } orion_sassrw_result;
 
 /* Rewrite kernel func of c (analysis a of the same, unedited cubin).

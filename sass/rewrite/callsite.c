@@ -37,6 +37,7 @@
  *
  * Contract: requires t built by sassrw_tree_build on the unedited cubin
  * c; reads c; sets every site's temp or invalidates t's MOVES layout.
+ * sassrw_emit_site (at the end) writes a placed site's two stubs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -288,4 +289,83 @@ size_t sassrw_sites_insns(const sassrw_tree *t) {
   for (size_t j = 0; j < t->nsites; j++)
     n += 4 * t->sites[j].nmoves * (t->gran / 4) + 4;
   return n;
+}
+
+/* Scoreboards of the move pieces: the LDS sets SB_W, its STS waits on it
+ * and sets SB_R on reading the register, the next LDS waits on that. */
+#define SB_W 4
+#define SB_R 5
+
+/* The pieces of site s from *at on: every granule moved as 4-byte LDS/STS
+ * pairs through s->temp, from[] -> to[] (back: to[] -> from[], the moves
+ * in reverse order).  The first LDS waits on every scoreboard. */
+static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint64_t thr, uint32_t G,
+                           uint64_t *at, unsigned char *code) {
+  orion_status st = ORION_OK;
+  int first = 1;
+  for (size_t m = 0; st == ORION_OK && m < s->nmoves; m++) {
+    size_t j = back ? s->nmoves - 1 - m : m;
+    uint32_t src = back ? s->to[j] : s->from[j], dst = back ? s->from[j] : s->to[j];
+    for (uint32_t w = 0; st == ORION_OK && w < G / 4; w++) {
+      orion_sass_insn ld, sd;
+      int32_t so = (int32_t)(region + (uint64_t)src * thr * G + 4 * w);
+      int32_t dof = (int32_t)(region + (uint64_t)dst * thr * G + 4 * w);
+      st = orion_sass_make_lds(s->temp, 4, ORION_SASS_SP, so, &ld);
+      if (st == ORION_OK)
+        st = orion_sass_make_sts(ORION_SASS_SP, dof, s->temp, 4, &sd);
+      if (st != ORION_OK)
+        break;
+      ld.ctrl = (orion_sass_ctrl){2, 0, SB_W, 7, first ? 0x3f : 1u << SB_R, 0};
+      sd.ctrl = (orion_sass_ctrl){2, 0, 7, SB_R, 1u << SB_W, 0};
+      first = 0;
+      if ((st = sassrw_enc(&ld, code + *at)) == ORION_OK)
+        st = sassrw_enc(&sd, code + *at + 16);
+      *at += 32;
+    }
+  }
+  return st;
+}
+
+/* Copy of the (already rewritten) instruction at `from` for a stub: no
+ * reuse flags (its neighbours change), stall at least 1, extra wait bits. */
+static orion_status displaced(const unsigned char *code, uint64_t from, unsigned wait, unsigned char *dst) {
+  orion_sass_insn x;
+  orion_status st = orion_sass_decode(orion_sass_word_load(code + from), &x);
+  if (st != ORION_OK)
+    return st;
+  x.ctrl.reuse = 0;
+  x.ctrl.wait |= (uint8_t)wait;
+  if (!x.ctrl.stall)
+    x.ctrl.stall = 1;
+  return sassrw_enc(&x, dst);
+}
+
+/* sassrw_internal.h has the contract; the opening comment the shape. */
+orion_status sassrw_emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
+                              uint64_t *stub, unsigned char *code) {
+  const orion_sass_ctrl go = {1, 0, 7, 7, 0, 0};
+  uint64_t p = call - 16, q = call + 16, a = *stub;
+  /* pre: P, the moves, BRA to the CALL */
+  orion_status st = displaced(code, p, 0, code + a);
+  a += 16;
+  if (st == ORION_OK)
+    st = pieces(s, 0, region, thr, G, &a, code);
+  if (st == ORION_OK)
+    st = sassrw_bra(a, call, (orion_sass_ctrl){1, 0, 7, 7, 1u << SB_R, 0}, code + a);
+  if (st == ORION_OK)
+    st = sassrw_bra(p, *stub, go, code + p);
+  a += 16;
+  /* ret: the restores, Q (waiting on the last STS's read), BRA after Q */
+  uint64_t r = a;
+  if (st == ORION_OK)
+    st = pieces(s, 1, region, thr, G, &a, code);
+  if (st == ORION_OK)
+    st = displaced(code, q, 1u << SB_R, code + a);
+  a += 16;
+  if (st == ORION_OK)
+    st = sassrw_bra(a, q + 16, go, code + a);
+  if (st == ORION_OK)
+    st = sassrw_bra(q, r, go, code + q);
+  *stub = a + 16;
+  return st;
 }

@@ -73,7 +73,7 @@ static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64
                                         size, &idx);
 }
 
-static orion_status enc(const orion_sass_insn *x, unsigned char *dst) {
+orion_status sassrw_enc(const orion_sass_insn *x, unsigned char *dst) {
   orion_sass_word w;
   orion_status st = orion_sass_encode(x, &w);
   if (st == ORION_OK)
@@ -92,23 +92,25 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
 }
 
 /* BRA from byte offset `at` to `to`, unguarded, control bits ctrl. */
-static orion_status bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst) {
+orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst) {
   orion_sass_insn x;
   orion_status st = orion_sass_decode(W_BRA, &x);
   if (st == ORION_OK)
     st = orion_sass_set_target(&x, (int64_t)to - (int64_t)(at + 16));
   if (st == ORION_OK) {
     x.ctrl = ctrl;
-    st = enc(&x, dst);
+    st = sassrw_enc(&x, dst);
   }
   return st;
 }
 
-/* Build the prologue at byte offset `at` of the section into out
- * (PROLOGUE * 16 bytes); it returns to `back`. */
-static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, uint64_t at, uint64_t back,
-                             unsigned char *out) {
-  orion_sass_insn p[PROLOGUE - 1];
+/* Build the prologue at byte offset `at` of the section into out (n * 16
+ * bytes, n = PROLOGUE, or PROLOGUE + 2 with a uniform register ur for the
+ * local frame: ULDC ur, c[0x0][X] ; UIADD3 ur, ur, delta, URZ, R1's old
+ * value); it returns to `back`. */
+static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, unsigned ur, int64_t delta,
+                             unsigned n, uint64_t at, uint64_t back, unsigned char *out) {
+  orion_sass_insn p[PROLOGUE + 1];
   orion_status st = ORION_OK;
   static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, SR_CGACTAID};
   static const unsigned rd[4] = {0, 2, 3, 4};
@@ -134,10 +136,14 @@ static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, uint6
     st = orion_sass_make_imad_imm(3, 3, gran, ORION_SASS_RZ, &p[8]);
   if (st == ORION_OK)
     st = orion_sass_make_imad_imm(ORION_SASS_SP, 4, 0x1000000u, 3, &p[9]);
-  for (unsigned k = 0; st == ORION_OK && k < PROLOGUE - 1; k++)
-    st = enc(&p[k], out + 16 * k);
+  if (st == ORION_OK && n > PROLOGUE)
+    st = orion_sass_make_uldc(ur, ldc_r1->cbank, ldc_r1->cbank_off, &p[10]);
+  if (st == ORION_OK && n > PROLOGUE)
+    st = orion_sass_make_uiadd3_imm(ur, ur, (uint32_t)delta, &p[11]);
+  for (unsigned k = 0; st == ORION_OK && k < n - 1; k++)
+    st = sassrw_enc(&p[k], out + 16 * k);
   if (st == ORION_OK)
-    st = bra(at + 16 * (PROLOGUE - 1), back, ORION_SASS_CTRL_SAFE, out + 16 * (PROLOGUE - 1));
+    st = sassrw_bra(at + 16 * (n - 1), back, ORION_SASS_CTRL_SAFE, out + 16 * (n - 1));
   return st;
 }
 
@@ -165,57 +171,12 @@ static void count_widths(const orion_sassrw_func *gr, size_t *n4, size_t *nwide,
   }
 }
 
-/* The stub of a wide access x (at byte offset `at` of the section) at
- * *stub: one 4-byte LDS/STS per word, word j at granule off / 4 + j of
- * func, then BRA back; x's place becomes a BRA to the stub carrying x's
- * wait mask.  Every piece keeps x's guard and scoreboards, so a consumer
- * waiting on x's scoreboard waits for all of them; stalls only grow. */
-static orion_status split_access(const orion_sass_insn *x, size_t func, const sassrw_tree *t, int layout,
-                                 uint32_t region, uint64_t thr, uint64_t at, uint64_t *stub,
-                                 unsigned char *code) {
-  unsigned data = ORION_SASS_RZ;
-  for (unsigned i = 0; i < x->nregs; i++)
-    if (i != x->mem_base_index && x->regs[i].file == ORION_SASS_R)
-      data = x->regs[i].num;
-  orion_sass_ctrl in = x->ctrl;
-  in.reuse = 0;
-  orion_sass_ctrl to = {in.stall ? in.stall : 1, in.yield, 7, 7, in.wait, 0};
-  orion_status st = bra(at, *stub, to, code + at);
-  uint64_t s = *stub;
-  for (uint32_t j = 0; st == ORION_OK && j < x->mem_bytes / 4; j++, s += 16) {
-    uint32_t pos;
-    if (sassrw_tree_pos(t, layout, func, (uint32_t)x->mem_off / 4 + j, &pos))
-      return ORION_ERR_INTERNAL;
-    int32_t noff = (int32_t)(region + (uint64_t)pos * thr * 4);
-    unsigned r = data == ORION_SASS_RZ ? ORION_SASS_RZ : data + j;
-    orion_sass_insn y;
-    st = x->op == ORION_SASS_OP_LDL ? orion_sass_make_lds(r, 4, ORION_SASS_SP, noff, &y)
-                                    : orion_sass_make_sts(ORION_SASS_SP, noff, r, 4, &y);
-    if (st != ORION_OK)
-      break;
-    y.guard = x->guard;
-    y.guard_neg = x->guard_neg;
-    y.ctrl = in;
-    y.ctrl.wait = 0; /* the BRA waited */
-    if (!y.ctrl.stall)
-      y.ctrl.stall = 1;
-    st = enc(&y, code + s);
-  }
-  orion_sass_ctrl back = {in.stall ? in.stall : 1, in.yield, 7, 7, 0, 0};
-  if (st == ORION_OK)
-    st = bra(s, at + 16, back, code + s);
-  *stub = s + 16;
-  return st;
-}
-
-/* Rewrite the frame accesses (and, for the kernel, R1's set-up) of tree
- * function func in the section copy `code`; with split, accesses wider
- * than the 4-byte granule go to stubs from *stub on.  Returns the
- * accesses moved, or -1 with *bad the offset of an instruction that did
- * not encode. */
-static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const sassrw_tree *t, int layout,
-                       uint32_t region, uint64_t thr, int split, uint64_t *stub, unsigned char *code,
-                       orion_status *err, uint64_t *bad) {
+/* Rewrite the frame accesses (sass/rewrite/access.c) and, for the kernel,
+ * R1's set-up of tree function func in the section copy `code`; stubs go
+ * from *stub on.  Returns the accesses rewritten, or -1 with *bad the
+ * offset of an instruction that did not encode. */
+static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_placing *pl, uint64_t *stub,
+                       unsigned char *code, orion_status *err, uint64_t *bad) {
   orion_cubin_func f;
   const unsigned char *text;
   size_t size;
@@ -224,7 +185,6 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const s
     return -1;
   }
   long moved = 0;
-  uint32_t G = t->gran;
   for (size_t at = 0; at < size; at += 16) {
     unsigned char *dst = code + f.value + at;
     orion_sass_insn x, y;
@@ -233,21 +193,9 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const s
     orion_status st = ORION_OK;
     if (is_kernel && at > 0 && is_r1_move(&x)) {
       y = nop_like(&x);
-      st = enc(&y, dst);
-    } else if ((x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) && split && x.mem_bytes > G) {
-      st = split_access(&x, func, t, layout, region, thr, f.value + at, stub, code);
-      moved++;
+      st = sassrw_enc(&y, dst);
     } else if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
-      uint32_t pos;
-      if (sassrw_tree_pos(t, layout, func, (uint32_t)x.mem_off / G, &pos)) {
-        *err = ORION_ERR_INTERNAL;
-        *bad = f.value + at;
-        return -1;
-      }
-      int64_t noff = (int64_t)region + (int64_t)pos * (int64_t)thr * G + x.mem_off % (int32_t)G;
-      st = orion_sass_local_to_shared(&x, ORION_SASS_SP, (int32_t)noff, &y);
-      if (st == ORION_OK)
-        st = enc(&y, dst);
+      st = sassrw_place_access(&x, func, pl, f.value + at, stub, code);
       moved++;
     }
     if (st != ORION_OK) {
@@ -257,86 +205,6 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, const s
     }
   }
   return moved;
-}
-
-/* Scoreboards of the move pieces: the LDS sets SB_W, its STS waits on it
- * and sets SB_R on reading the register, the next LDS waits on that. */
-#define SB_W 4
-#define SB_R 5
-
-/* The pieces of site s from *at on: every granule moved as 4-byte LDS/STS
- * pairs through s->temp, from[] -> to[] (back: to[] -> from[], the moves
- * in reverse order).  The first LDS waits on every scoreboard. */
-static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint64_t thr, uint32_t G,
-                           uint64_t *at, unsigned char *code) {
-  orion_status st = ORION_OK;
-  int first = 1;
-  for (size_t m = 0; st == ORION_OK && m < s->nmoves; m++) {
-    size_t j = back ? s->nmoves - 1 - m : m;
-    uint32_t src = back ? s->to[j] : s->from[j], dst = back ? s->from[j] : s->to[j];
-    for (uint32_t w = 0; st == ORION_OK && w < G / 4; w++) {
-      orion_sass_insn ld, sd;
-      int32_t so = (int32_t)(region + (uint64_t)src * thr * G + 4 * w);
-      int32_t dof = (int32_t)(region + (uint64_t)dst * thr * G + 4 * w);
-      st = orion_sass_make_lds(s->temp, 4, ORION_SASS_SP, so, &ld);
-      if (st == ORION_OK)
-        st = orion_sass_make_sts(ORION_SASS_SP, dof, s->temp, 4, &sd);
-      if (st != ORION_OK)
-        break;
-      ld.ctrl = (orion_sass_ctrl){2, 0, SB_W, 7, first ? 0x3f : 1u << SB_R, 0};
-      sd.ctrl = (orion_sass_ctrl){2, 0, 7, SB_R, 1u << SB_W, 0};
-      first = 0;
-      if ((st = enc(&ld, code + *at)) == ORION_OK)
-        st = enc(&sd, code + *at + 16);
-      *at += 32;
-    }
-  }
-  return st;
-}
-
-/* Copy of the (already rewritten) instruction at `from` for a stub: no
- * reuse flags (its neighbours change), stall at least 1, extra wait bits. */
-static orion_status displaced(const unsigned char *code, uint64_t from, unsigned wait, unsigned char *dst) {
-  orion_sass_insn x;
-  orion_status st = orion_sass_decode(orion_sass_word_load(code + from), &x);
-  if (st != ORION_OK)
-    return st;
-  x.ctrl.reuse = 0;
-  x.ctrl.wait |= (uint8_t)wait;
-  if (!x.ctrl.stall)
-    x.ctrl.stall = 1;
-  return enc(&x, dst);
-}
-
-/* The two stubs of a MOVES call site (sass/rewrite/callsite.c has the shape) at
- * *stub; the CALL is at byte `call` of the section. */
-static orion_status emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
-                              uint64_t *stub, unsigned char *code) {
-  const orion_sass_ctrl go = {1, 0, 7, 7, 0, 0};
-  uint64_t p = call - 16, q = call + 16, a = *stub;
-  /* pre: P, the moves, BRA to the CALL */
-  orion_status st = displaced(code, p, 0, code + a);
-  a += 16;
-  if (st == ORION_OK)
-    st = pieces(s, 0, region, thr, G, &a, code);
-  if (st == ORION_OK)
-    st = bra(a, call, (orion_sass_ctrl){1, 0, 7, 7, 1u << SB_R, 0}, code + a);
-  if (st == ORION_OK)
-    st = bra(p, *stub, go, code + p);
-  a += 16;
-  /* ret: the restores, Q (waiting on the last STS's read), BRA after Q */
-  uint64_t r = a;
-  if (st == ORION_OK)
-    st = pieces(s, 1, region, thr, G, &a, code);
-  if (st == ORION_OK)
-    st = displaced(code, q, 1u << SB_R, code + a);
-  a += 16;
-  if (st == ORION_OK)
-    st = bra(a, q + 16, go, code + a);
-  if (st == ORION_OK)
-    st = bra(q, r, go, code + q);
-  *stub = a + 16;
-  return st;
 }
 
 /* One kernel's rewrite, carried through the phases of
@@ -351,8 +219,11 @@ typedef struct {
   orion_cubin_func f;
   orion_cubin_section ts;
   sassrw_tree tree;
+  sassrw_part part; /* partial: the granules on chip */
+  int partial;
+  unsigned prologue_n;
   orion_status st;
-  size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved;
+  size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved, local_acc;
   unsigned gran;
   int64_t F, thr;
   int add_bound, split, layout;
@@ -474,6 +345,35 @@ static int pick_layout(rw_kernel *k) {
   return 0;
 }
 
+/* Phase 2 when the region does not fit below limit: keep the layout's
+ * heaviest granules that fit on chip (sass/rewrite/partial.c), the rest
+ * in local memory.  MOVES is out (its moves would cross the two). */
+static int lay_out_partial(rw_kernel *k, uint32_t limit) {
+  if (k->layout == SASSRW_LAYOUT_MOVES) {
+    if (k->opts->layout != ORION_SASSRW_LAYOUT_AUTO)
+      STOP("partial placement does not combine with the moves layout");
+    k->layout = k->tree.valid[SASSRW_LAYOUT_CSTACK] &&
+                        k->tree.region[SASSRW_LAYOUT_CSTACK] <= k->tree.region[SASSRW_LAYOUT_PTXAS]
+                    ? SASSRW_LAYOUT_CSTACK
+                    : SASSRW_LAYOUT_PTXAS;
+  }
+  uint64_t per = (uint64_t)k->thr * k->gran;
+  uint64_t fit = limit > k->region ? (limit - k->region) / per : 0;
+  if (!fit)
+    STOP("no room on chip: %u bytes below the limit of %u hold no %u-byte slot for %" PRId64 " threads",
+         limit > k->region ? limit - k->region : 0, limit, k->gran, k->thr);
+  orion_status e = sassrw_part_build(k->c, &k->tree, k->layout, k->split, (uint32_t)fit, &k->part);
+  if (e != ORION_OK)
+    FAIL(e);
+  if (k->part.ur == ORION_SASS_URZ)
+    STOP("no free uniform register to address the local part of the frame");
+  k->partial = 1;
+  k->chunks = k->part.k;
+  k->bytes = k->chunks * per;
+  k->prologue_n = PROLOGUE + 2;
+  return 0;
+}
+
 /* Phase 2: lay the frame out (sass/rewrite/stack.c), place the moves at calls,
  * pick the layout and size the shared region. */
 static int lay_out(rw_kernel *k) {
@@ -497,10 +397,17 @@ static int lay_out(rw_kernel *k) {
   k->region = k->f.shared ? (uint32_t)((k->f.shared_size + 15) & ~(uint64_t)15) : SM90_RESERVED_SMEM;
   k->chunks = k->tree.region[k->layout];
   k->bytes = k->chunks * (uint64_t)k->thr * k->gran;
-  if (k->region + k->bytes > STATIC_SMEM_MAX)
+  uint32_t limit = k->opts->smem_limit && k->opts->smem_limit < STATIC_SMEM_MAX ? k->opts->smem_limit
+                                                                                : STATIC_SMEM_MAX;
+  if (k->region + k->bytes > limit && k->opts->partial)
+    return lay_out_partial(k, limit);
+  char lim[32] = "48 KB static limit";
+  if (limit != STATIC_SMEM_MAX)
+    snprintf(lim, sizeof lim, "limit of %u", limit);
+  if (k->region + k->bytes > limit)
     STOP("needs %" PRIu64 " bytes of shared memory (%" PRIu64 " slots of %u bytes x %" PRId64
-         " threads + %u), above the 48 KB static limit",
-         k->region + k->bytes, k->chunks, k->gran, k->thr, k->region);
+         " threads + %u), above the %s",
+         k->region + k->bytes, k->chunks, k->gran, k->thr, k->region, lim);
   k->site_insns = k->layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&k->tree) : 0;
   k->stub_insns += k->site_insns;
   return 0;
@@ -512,7 +419,9 @@ static int build(rw_kernel *k) {
   const sassrw_tree *t = &k->tree;
   uint64_t align = k->ts.addralign > 16 ? k->ts.addralign : 16;
   k->P0 = k->ts.size;
-  k->nsz = (k->P0 + (PROLOGUE + k->stub_insns) * 16 + align - 1) / align * align;
+  if (!k->prologue_n)
+    k->prologue_n = PROLOGUE;
+  k->nsz = (k->P0 + (k->prologue_n + k->stub_insns) * 16 + align - 1) / align * align;
   if (!(k->code = malloc(k->nsz)))
     FAIL(ORION_ERR_NOMEM);
   unsigned char *code = k->code;
@@ -522,17 +431,18 @@ static int build(rw_kernel *k) {
   orion_sass_insn ldc;
   if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);
-  if ((k->st = prologue(&ldc, k->gran, k->P0, 16, code + k->P0)) != ORION_OK ||
-      (k->st = bra(0, k->P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
+  if ((k->st = prologue(&ldc, k->gran, k->part.ur, k->fr->r1_entry_delta, k->prologue_n, k->P0, 16,
+                        code + k->P0)) != ORION_OK ||
+      (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
     orion_status e = k->st;
     k->st = ORION_OK; /* nothing changed yet: a refusal */
     STOP("prologue does not encode: %s", orion_strerror(e));
   }
-  uint64_t stub = k->P0 + PROLOGUE * 16;
+  uint64_t stub = k->P0 + k->prologue_n * 16;
+  sassrw_placing pl = {t, k->layout, k->split, k->region, (uint64_t)k->thr, k->partial ? &k->part : NULL, 0, 0};
   for (size_t i = 0; i < t->n; i++) {
     uint64_t bad = 0;
-    long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, t, k->layout, k->region,
-                        (uint64_t)k->thr, k->split, &stub, code, &k->st, &bad);
+    long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, &pl, &stub, code, &k->st, &bad);
     if (m < 0) {
       orion_status e = k->st;
       k->st = ORION_OK;
@@ -544,17 +454,23 @@ static int build(rw_kernel *k) {
     orion_cubin_func g;
     orion_cubin_get_func(k->c, t->funcs[t->sites[j].fi], &g);
     uint64_t call = g.value + 16 * t->sites[j].call;
-    if ((k->st = emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, &stub, code)) !=
+    if ((k->st = sassrw_emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, &stub, code)) !=
         ORION_OK) {
       orion_status e = k->st;
       k->st = ORION_OK;
       STOP("the moves at the call at +0x%" PRIx64 " do not encode: %s", call, orion_strerror(e));
     }
   }
-  if (stub != k->P0 + (PROLOGUE + k->stub_insns) * 16) {
+  uint64_t used = (stub - k->P0) / 16 - k->prologue_n;
+  if (k->partial ? used > k->stub_insns : used != k->stub_insns) {
     k->st = ORION_OK;
-    STOP("the stubs took %" PRIu64 " instructions, %zu expected", (stub - k->P0) / 16 - PROLOGUE,
-         k->stub_insns);
+    STOP("the stubs took %" PRIu64 " instructions, %zu expected", used, k->stub_insns);
+  }
+  k->local_acc = pl.local;
+  if (k->partial) { /* wide accesses left whole in local memory took none */
+    k->stub_insns = used;
+    k->nwide = pl.stubs;
+    k->nsz = (stub + align - 1) / align * align;
   }
   return 0;
 }
@@ -616,7 +532,7 @@ static int apply_attrs(rw_kernel *k) {
   }
   static const unsigned zero_attrs[3] = {ORION_EIATTR_FRAME_SIZE, ORION_EIATTR_MIN_STACK_SIZE,
                                          ORION_EIATTR_MAX_STACK_SIZE};
-  for (size_t i = 0; i < k->tree.n; i++) {
+  for (size_t i = 0; !k->partial && i < k->tree.n; i++) { /* partial: the local frame stays */
     orion_cubin_func g;
     orion_cubin_get_func(c, k->tree.funcs[i], &g);
     int64_t have[3] = {g.frame_size, g.min_stack_size, g.max_stack_size};
@@ -637,7 +553,18 @@ static int apply(rw_kernel *k) {
   res->region_bytes = (uint32_t)k->bytes;
   res->granule = k->gran;
   res->threads = (uint32_t)k->thr;
-  res->prologue_insns = PROLOGUE;
+  res->prologue_insns = k->prologue_n;
+  res->partial = k->partial;
+  res->slots_on_chip = (uint32_t)k->chunks;
+  res->bytes_on_chip = (uint32_t)k->chunks * k->gran;
+  if (k->partial) {
+    res->slots_local = k->part.n - k->part.k;
+    res->bytes_local = res->slots_local * k->gran;
+    res->local_accesses = k->local_acc;
+    res->weight_on_chip = k->part.weight_on_chip;
+    res->weight_total = k->part.weight_total;
+    res->local_ur = k->part.ur;
+  }
   res->moved_accesses = k->moved;
   res->split_accesses = k->nwide;
   res->stub_insns = k->stub_insns;
@@ -670,9 +597,17 @@ static void summarize(const rw_kernel *k) {
              k->site_insns);
   snprintf(k->res->msg, sizeof k->res->msg,
            "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
-           " %u-byte slots x %u threads), %d-instruction prologue%s",
+           " %u-byte slots x %u threads), %u-instruction prologue%s",
            k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->region + (uint32_t)k->bytes,
-           layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, PROLOGUE, tail);
+           layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, k->prologue_n, tail);
+  if (k->partial) {
+    size_t n = strlen(k->res->msg);
+    snprintf(k->res->msg + n, sizeof k->res->msg - n,
+             "; partial: %u of %u slots on chip, %zu accesses left local via UR%u, %.1f%% of the "
+             "estimated dynamic accesses on chip",
+             k->part.k, k->part.n, k->local_acc, k->part.ur,
+             k->part.weight_total ? 100.0 * (double)k->part.weight_on_chip / (double)k->part.weight_total : 0.0);
+  }
 }
 
 orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, size_t func,
@@ -693,5 +628,6 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   }
   free(k.code);
   sassrw_tree_free(&k.tree);
+  sassrw_part_free(&k.part);
   return k.st;
 }

@@ -75,4 +75,51 @@ int sassrw_insn_flow(const orion_cubin *c, const sassrw_tree *t, const orion_cub
 size_t sassrw_tree_index(const sassrw_tree *t, size_t func);
 int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos);
 
+
+/* sass/rewrite/partial.c: the on-chip part of layout `layout` of t when
+ * only k of its granules fit (the file's opening comment has the
+ * algorithm). */
+typedef struct sassrw_part {
+  uint32_t n;             /* granules of the layout */
+  uint32_t k;             /* of which on chip */
+  uint32_t *slot;         /* [layout granule]: on-chip granule, UINT32_MAX local */
+  uint64_t *weight;       /* [layout granule]: estimated dynamic accesses */
+  uint64_t weight_on_chip, weight_total;
+  unsigned ur;            /* the local frame's base; URZ when none is free */
+} sassrw_part;
+/* requires: every frame access of t lies in its frame (lay_out checked). */
+orion_status sassrw_part_build(const orion_cubin *c, const sassrw_tree *t, int layout, int split, uint32_t k,
+                               sassrw_part *p);
+void sassrw_part_free(sassrw_part *p);
+/* *slot: the on-chip granule of layout granule pos (pos itself when p is
+ * NULL, a full rewrite); 0 when it stays in local memory. */
+int sassrw_part_slot(const sassrw_part *p, uint32_t pos, uint32_t *slot);
+
+/* Where the frame goes: tree t's layout, the region at `region` for thr
+ * threads, split wider accesses, and with part (a partial rewrite) the
+ * granules left in local memory, addressed through uniform register ur. */
+typedef struct sassrw_placing {
+  const sassrw_tree *t;
+  int layout, split;
+  uint32_t region;
+  uint64_t thr;
+  const sassrw_part *part;
+  size_t local, stubs; /* out: accesses (or pieces) left local; split accesses */
+} sassrw_placing;
+/* Rewrite frame access x (an LDL/STL of tree function func at byte `at`
+ * of the section copy code) as pl says; a stub, if any, at *stub, which
+ * moves past it.  requires: x's granules have places in pl's layout. */
+orion_status sassrw_place_access(const orion_sass_insn *x, size_t func, sassrw_placing *pl, uint64_t at,
+                                 uint64_t *stub, unsigned char *code);
+
+/* sass/rewrite/rewrite.c: encode x at dst; an unguarded BRA at byte `at`
+ * to `to` with control bits ctrl. */
+orion_status sassrw_enc(const orion_sass_insn *x, unsigned char *dst);
+orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst);
+/* sass/rewrite/callsite.c: the two stubs of MOVES site s at *stub (the CALL
+ * at byte `call` of the section, the region at `region`, thr threads, G-byte
+ * granules); *stub moves past them. */
+orion_status sassrw_emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
+                              uint64_t *stub, unsigned char *code);
+
 #endif

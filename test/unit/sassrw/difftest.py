@@ -45,6 +45,14 @@ of the `nvdisasm -c` listing:
     instructions the report says; the first LDS of each stub waits on every
     scoreboard, the displaced instructions keep their scoreboards and wait
     at least on what they waited on, nothing inserted has stall 0 or reuse;
+  - and a fifth and sixth time with --partial --smem-limit 0x1000 (and
+    --granule wide): where the report says the rewrite is partial, the
+    prologue ends with ULDC URn, c[0x0][X] ; UIADD3 URn, URn, d, URZ (X
+    the old LDC R1's, d the sum of the R1 moves that became NOPs), and an
+    access (or a split piece) may instead stay LDL/STL, with the same
+    guard, registers, width and offset, at [URn+off]; a granule is either
+    always local or always at one on-chip slot, below the reported count;
+    info keeps the frame;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
   - `orion-sass info` reports frame 0 and the grown shared size;
@@ -77,6 +85,7 @@ PROLOGUE = [
 LOCAL = re.compile(r"^(@!?P\d )?(LDL|STL)((?:\.LU)?)((?:\.64|\.128)?) (.*)$")
 REG = re.compile(r"\bR(\d+|Z)\b")
 MEMOP = re.compile(r"\[R1(?:\+(-?0x[0-9a-f]+))?\]")
+URMEM = re.compile(r"\[(UR\d+)(?:\+(-?0x[0-9a-f]+))?\]")
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(\(\*.*\*\))?\s*;?\s*$")
 
 
@@ -204,10 +213,16 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     m0 = bra.fullmatch(w.get(0, ("",))[0])
     if not m0 or int(m0.group(1), 16) != end:
         return "first instruction is '%s', expected a BRA to 0x%x" % (w.get(0, ("",))[0], end)
-    pro = [w.get(end + 16 * k, ("<none>",))[0] for k in range(len(PROLOGUE) + 1)]
-    for k, pat in enumerate(PROLOGUE):
+    ur = rep.get("ur")
+    ldc = re.fullmatch(r"LDC R1, c\[0x0\]\[(0x[0-9a-f]+)\]", o.get(0, ("",))[0])
+    pats = PROLOGUE + ([r"ULDC %s, c\[0x0\]\[%s\]" % (ur, ldc.group(1) if ldc else "?"),
+                        r"UIADD3 %s, %s, (-?0x[0-9a-f]+), URZ" % (ur, ur)] if ur else [])
+    npro = len(pats)
+    pro = [w.get(end + 16 * k, ("<none>",))[0] for k in range(npro + 1)]
+    for k, pat in enumerate(pats):
         if not re.fullmatch(pat.format(g="%x" % g), pro[k]):
             return "prologue line %d at 0x%x is '%s', expected /%s/" % (k, end + 16 * k, pro[k], pat)
+    r1_moved = [0]
     mb = bra.fullmatch(pro[-1])
     if not mb or int(mb.group(1), 16) != 0x10:
         return "prologue does not end with a BRA to 0x10: '%s'" % pro[-1]
@@ -229,6 +244,18 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
         if pos.setdefault(key, p) != p:
             return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
         return None
+    def stays(a, ot, nt, off, words):
+        """None when nt is ot at [URn+off] (partial), granules local."""
+        mu = URMEM.search(nt)
+        if not ur or not mu or mu.group(1) != ur or int(mu.group(2) or "0", 16) != off or \
+                URMEM.sub("[]", nt) != MEMOP.sub("[]", ot):
+            return "at 0x%x: '%s' -> '%s' is neither the access in shared memory nor at [%s+0x%x]" % (
+                a, ot, nt, ur, off)
+        for j in range(words):
+            if pos.setdefault((owner[a], off // g + j), "L") != "L":
+                return "at 0x%x: granule %d is on chip elsewhere, local here" % (a, off // g + j)
+        return None
+
     def access(a, ot, nt):
         """None when nt is old access ot at a moved to its shared slot."""
         m = LOCAL.match(ot)
@@ -236,6 +263,8 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
         if not mo:
             return "local access at 0x%x not [R1+imm]: '%s'" % (a, ot)
         off = int(mo.group(1) or "0", 16)
+        if LOCAL.match(nt):
+            return stays(a, ot, nt, off, max(1, {"": 4, ".64": 8, ".128": 16}[m.group(4)] // g))
         mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
         mm = MEMOP.search(mn.group(4)) if mn else None
         if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
@@ -267,7 +296,7 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
         lines, rt, k = [], None, s0
         def take():
             nonlocal k
-            if k < end + 16 * (len(PROLOGUE) + 1) or k in stubs or k in sites:
+            if k < end + 16 * (npro + 1) or k in stubs or k in sites:
                 return None
             lines.append(k)
             k += 16
@@ -353,7 +382,10 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
         if a == 0 or ot == nt:
             continue
         changed += 1
-        if nt == "NOP" and re.fullmatch(r"(IADD3 R1, R1, -?0x[0-9a-f]+, RZ|VIADD R1, R1, 0x[0-9a-f]+)", ot):
+        mv = re.fullmatch(r"(?:IADD3 R1, R1, (-?0x[0-9a-f]+), RZ|VIADD R1, R1, (-?0x[0-9a-f]+))", ot)
+        if nt == "NOP" and mv:
+            v = int(mv.group(1) or mv.group(2), 16)
+            r1_moved[0] += v - (1 << 32) if v >= 1 << 31 else v
             continue
         m = LOCAL.match(ot)
         if not m:
@@ -372,7 +404,7 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
             split_sites.add(a)
             for j in range(words + 1):
                 st = w.get(s0 + 16 * j, ("<none>",))[0]
-                if s0 + 16 * j < end + 16 * (len(PROLOGUE) + 1) or s0 + 16 * j in stubs:
+                if s0 + 16 * j < end + 16 * (npro + 1) or s0 + 16 * j in stubs:
                     return "at 0x%x: stub line 0x%x overlaps the prologue or another stub" % (a, s0 + 16 * j)
                 stubs.add(s0 + 16 * j)
                 stub_of.setdefault(a, []).append(s0 + 16 * j)
@@ -382,6 +414,13 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
                         return "stub of 0x%x does not end with a BRA to 0x%x: '%s'" % (a, a + 16, st)
                     continue
                 r = "RZ" if rs[0] == "Z" else "R%d" % (int(rs[0]) + j)
+                if LOCAL.match(st):  # partial: this word stays local
+                    want = ("LDL%s %s, [R1+0x%x]" % (m.group(3), r, off + 4 * j)) if m.group(2) == "LDL" else (
+                        "STL%s [R1+0x%x], %s" % (m.group(3), off + 4 * j, r))
+                    err = stays(a, (m.group(1) or "") + want, st, off + 4 * j, 1)
+                    if err:
+                        return err
+                    continue
                 want = ("LDS %s, []" % r) if m.group(2) == "LDL" else ("STS [], %s" % r)
                 mp = MEMOP.search(st)
                 if not mp or MEMOP.sub("[]", st) != (m.group(1) or "") + want:
@@ -396,12 +435,20 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     if len(stubs) != rep["stub_insns"]:
         return "%d stub instructions found, the report says %d" % (len(stubs), rep["stub_insns"])
     backs = {max(ls) + 16 for pair in site_of.values() for ls in pair}
-    extra = sorted(a for a in w if a >= end + 16 * (len(PROLOGUE) + 1) and a not in stubs and a not in sites
+    extra = sorted(a for a in w if a >= end + 16 * (npro + 1) and a not in stubs and a not in sites
                    and a not in backs)
     if any(w[a][0] != "NOP" for a in extra):
         return "after the prologue and stubs: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
+    if ur:
+        dm = re.fullmatch(pats[-1], pro[npro - 1])
+        d = int(dm.group(1), 16)
+        d = d - (1 << 32) if d >= 1 << 31 else d
+        if d != r1_moved[0]:
+            return "UIADD3 adds %d, the R1 moves that became NOPs %d" % (d, r1_moved[0])
+        if "L" not in pos.values():
+            return "partial, but no access stayed local"
     for f in names:
-        ps = [p for (ff, _), p in pos.items() if ff == f]
+        ps = [p for (ff, _), p in pos.items() if ff == f and p != "L"]
         if len(ps) != len(set(ps)):
             return "%s: two granules share a slot" % f
     return None if changed else "rewritten but no line changed"
@@ -431,7 +478,9 @@ def check_added(rw, f, info, had_bounds):
 REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> shared "
                  r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\), "
                  r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?"
-                 r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?$")
+                 r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?"
+                 r"(?:; partial: (\d+) of (\d+) slots on chip, (\d+) accesses left local via (UR\d+), "
+                 r"[\d.]+% of the estimated dynamic accesses on chip)?$")
 
 
 def rewrite(sass, cubin, out, extra):
@@ -443,7 +492,8 @@ def rewrite(sass, cubin, out, extra):
             reps[m.group(1)] = {"region": int(m.group(4), 16), "end": int(m.group(5), 16), "funcs": int(m.group(3)),
                                 "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
                                 "threads": int(m.group(9)), "split": int(m.group(10) or 0),
-                                "stub_insns": int(m.group(11) or 0), "site_insns": int(m.group(14) or 0)}
+                                "stub_insns": int(m.group(11) or 0), "site_insns": int(m.group(14) or 0),
+                                "ur": m.group(18)}
         print("%s: %s" % (os.path.basename(cubin), line))
     return reps
 
@@ -453,7 +503,7 @@ def main():
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = calls = split = moved = 0
+    total = added = calls = split = moved = partial = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         run([sass, "frame", cubin])
@@ -467,7 +517,9 @@ def main():
         old_ctl = controls(nvdisasm, cubin)
         for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
                                   ("wide", ["--granule", "wide"], False),
-                                  ("moves", ["--layout", "moves", "--min-heights"], False)):
+                                  ("moves", ["--layout", "moves", "--min-heights"], False),
+                                  ("partial", ["--partial", "--smem-limit", "0x1000"], False),
+                                  ("partial-wide", ["--partial", "--smem-limit", "0x1000", "--granule", "wide"], False)):
             rw = "%s.%s.cubin" % (base, tag)
             reps = rewrite(sass, cubin, rw, extra)
             info = run([sass, "info", rw])
@@ -498,7 +550,7 @@ def main():
                             not any(e in (c - 16, c + 16) for c in site_of):
                         sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, k, e))
                 m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
-                if not m or m.group(1) not in ("0", "-") or int(m.group(2)) != rep["end"]:
+                if not m or (m.group(1) not in ("0", "-") and not rep["ur"]) or int(m.group(2)) != rep["end"]:
                     sys.exit("FAIL: %s: %s: info says frame/smem %s, expected 0 and %d" %
                              (rw, k, m.groups() if m else None, rep["end"]))
                 if k not in had_shared:
@@ -507,6 +559,7 @@ def main():
                 calls += rep["funcs"] > 1
                 split += rep["split"] > 0
                 moved += len(site_of) > 0
+                partial += rep["ur"] is not None
                 print("ok: %s %s (%s layout, %d functions)" % (os.path.basename(rw), k, rep["layout"], len(names)))
             for f in old:
                 if f not in done and [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
@@ -521,8 +574,10 @@ def main():
         sys.exit("FAIL: no kernel had wide accesses split")
     if not moved:
         sys.exit("FAIL: no kernel had slots moved at calls")
+    if not partial:
+        sys.exit("FAIL: no kernel was rewritten in part")
     print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls, %d with split accesses, "
-          "%d with moves at calls)" % (total, added, calls, split, moved))
+          "%d with moves at calls, %d partial)" % (total, added, calls, split, moved, partial))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# partial_identical.sh - GPU check of partial placement (the SASS rewrite
+# keeping a frame's most used slots in shared memory and the rest in local
+# memory, orion-cc --orion-spill=partial): heavy_prog.cu (the kernel of
+# test/lit/e2e/spill-heavy.cu) built plain (--no-orion) and with
+# --orion-spill=partial; every version (ORION_MODE=fixed:<tag>) and the
+# adaptive mode must write output bit-identical to the plain build (cmp of
+# the raw output) at block sizes 64, 128 and 256 (256: the block the
+# rewritten versions are sized for), and at 512 (above it: a rewritten
+# version must not run; the output must still match and nothing may be
+# reported).  The build half fails unless the report shows at least one
+# version placed in part.  compute-sanitizer memcheck and racecheck run on
+# every rewritten version when installed.  GPU times per version are
+# printed (information, not a criterion).  Exit 77 without a GPU.
+#   partial_identical.sh <build dir>                     build and run
+#   partial_identical.sh --build-only <build dir> <out>  build here (no GPU)
+#   partial_identical.sh --run-only <out>                run what was built
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+phase=all
+case ${1:-} in
+  --build-only) phase=build; build=$(cd "$2" && pwd); out=$3 ;;
+  --run-only) phase=run; out=$2 ;;
+  *) build=$(cd "$1" && pwd); out=$build/gpu-test/sass_partial ;;
+esac
+if [ "$phase" != build ] && ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIP: no CUDA GPU on this machine"
+  exit 77
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+if [ "$phase" != run ]; then
+  "$build/bin/orion-cc" --no-orion -O3 --cuda-gpu-arch=sm_90 "$here/heavy_prog.cu" -o "$out/plain"
+  "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=off "$here/heavy_prog.cu" -o "$out/off"
+  "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=partial --orion-report="$out/partial.json" \
+    "$here/heavy_prog.cu" -o "$out/partial"
+  python3 - "$out/partial.json" "$out/tags.txt" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+parts = 0
+for b in r["builds"]:
+    for e in b["entries"]:
+        s = e.get("spill") or {}
+        p = s.get("placement") or {}
+        parts += bool(p.get("partial"))
+        print("build:", e["name"], "regs", e.get("registers"), "frame", e.get("stack_frame"), "smem",
+              e.get("smem"), s.get("path"), p or "", (s.get("reason") or "")[:160])
+if not parts:
+    sys.exit("FAIL: no version was placed in part")
+tags = [v["tag"] for k in r["kernels"] for v in k["versions"] if not v["pad"] and v["tag"] != "orig"]
+open(sys.argv[2], "w").write(" ".join(tags) + "\n")
+PY
+fi
+[ "$phase" = build ] && exit 0
+tags=$(cat "$out/tags.txt")
+fail=0
+for block in 64 128 256 512; do
+  ORION_MODE=off "$out/plain" $block $((1 << 20)) "$out/ref.bin" > "$out/ref.txt"
+  echo "block $block plain: $(cat "$out/ref.txt")"
+  for bin in off partial; do
+    for mode in off adaptive $(for t in $tags; do echo fixed:$t; done); do
+      got=$(ORION_CACHE=off ORION_MODE=$mode "$out/$bin" $block $((1 << 20)) "$out/got.bin" 2>"$out/err.txt") || true
+      status=ok
+      cmp -s "$out/ref.bin" "$out/got.bin" || status=DIFFERENT
+      [ "$got" = "$(cat "$out/ref.txt")" ] || status=DIFFERENT
+      ! grep -q "orion" "$out/err.txt" || status="$status+warnings($(head -c 200 "$out/err.txt" | tr '\n' ' '))"
+      echo "block $block $bin $mode: $got $status $(grep -o 'time [0-9.]* ms' "$out/err.txt" || true)"
+      [ "$status" = ok ] || fail=1
+      rm -f "$out/got.bin"
+    done
+  done
+done
+if command -v compute-sanitizer >/dev/null; then
+  for t in $tags; do
+    for tool in memcheck racecheck; do
+      ORION_CACHE=off ORION_MODE=fixed:$t compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$out/partial" 256 65536 >"$out/san.$tool.$t.txt" 2>&1 || { echo "FAIL: $tool on $t"; fail=1; }
+      echo "compute-sanitizer $tool fixed:$t: $(tail -1 "$out/san.$tool.$t.txt")"
+    done
+  done
+else
+  echo "note: compute-sanitizer not found: memcheck/racecheck not run"
+fi
+[ $fail = 0 ] && echo "ALL PASS" || echo "SOME FAILED"
+exit $fail
