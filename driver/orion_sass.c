@@ -53,7 +53,7 @@ static void usage(FILE *f) {
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
           "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
           "                        [--granule auto|split|wide]\n"
-          "                        [--smem-limit BYTES] [--partial]]\n"
+          "                        [--smem-limit BYTES] [--partial] [--colour]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -79,7 +79,10 @@ static void usage(FILE *f) {
           "                          and at most 48 KB); --partial: when the region does\n"
           "                          not fit, the slots with the most estimated accesses\n"
           "                          (loop depth) that fit go on chip, the rest stay in\n"
-          "                          local memory;\n"
+          "                          local memory; --colour: cstack and moves give\n"
+          "                          slots never live together one place (orion-ra's\n"
+          "                          colourer); the layouts line gives the regions\n"
+          "                          with and without it where they differ;\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -407,7 +410,10 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       printf("  layouts (%zu function%s):", r.functions, r.functions == 1 ? "" : "s");
       for (int l = 0; l < 4; l++) {
         const char *nm = orion_sassrw_layout_name((orion_sassrw_layout)(l + 1));
-        if (r.layout_bytes[l])
+        if (r.layout_bytes[l] && r.other_bytes[l] && r.other_bytes[l] != r.layout_bytes[l])
+          printf("%s %s %u B/thread (%s %u)", l ? ";" : "", nm, r.layout_bytes[l],
+                 r.coloured ? "uncoloured" : "coloured", r.other_bytes[l]);
+        else if (r.layout_bytes[l])
           printf("%s %s %u B/thread", l ? ";" : "", nm, r.layout_bytes[l]);
         else
           printf("%s %s invalid (%s)", l ? ";" : "", nm, r.layout_why[l]);
@@ -511,6 +517,8 @@ int main(int argc, char **argv) {
         smem = 1;
       else if (!strcmp(argv[i], "--no-dynamic-smem"))
         opts.no_dynamic_smem = 1;
+      else if (!strcmp(argv[i], "--colour"))
+        opts.colour = layout_set = 1;
       else if (!strcmp(argv[i], "--partial"))
         opts.partial = layout_set = 1;
       else if (!strcmp(argv[i], "--smem-limit") && i + 1 < argc) {
@@ -558,8 +566,8 @@ int main(int argc, char **argv) {
     }
     if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
       fprintf(stderr,
-              "%s: error: --no-dynamic-smem, --block, --layout, --min-heights, --granule, --partial and "
-              "--smem-limit need --smem-frame\n",
+              "%s: error: --no-dynamic-smem, --block, --layout, --min-heights, --granule, --partial, "
+              "--smem-limit and --colour need --smem-frame\n",
               prog);
       return 2;
     }

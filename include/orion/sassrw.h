@@ -82,6 +82,13 @@
  * prologue and the stubs.  The .nv.shared.<k> size grows by the region; FRAME_SIZE,
  * MIN_STACK_SIZE and MAX_STACK_SIZE of every function of the tree become 0.
  *
+ * Slot colouring (opts.colour, sass/rewrite/colour.c): before CSTACK and
+ * MOVES lay a function's private granules out, the ones never live at the
+ * same time (interference from the backward liveness of stack.c: a
+ * granule stored to while another is live, or both live at the entry) are
+ * coloured with orion_ra_colour, and each colour class, not each granule,
+ * is one slot set.  The result gives the regions with and without it.
+ *
  * Partial placement (opts.partial, sass/rewrite/partial.c): when the region
  * of the chosen layout (PTXAS, SUM or CSTACK; MOVES is not combined with
  * it) does not fit below opts.smem_limit, only its k granules with the most
@@ -213,6 +220,9 @@ typedef struct orion_sassrw_opts {
    * smem_limit, the granules with the most estimated accesses that fit
    * move, the rest stay in local memory (see above). */
   int partial;
+  /* CSTACK and MOVES: each function's private granules that are never
+   * live together share a slot (orion-ra's colourer, see above). */
+  int colour;
 } orion_sassrw_opts;
 
 /* Per-kernel outcome of the rewrite. */
@@ -232,6 +242,10 @@ typedef struct orion_sassrw_result {
   int layouts_known;
   uint32_t layout_bytes[4];
   char layout_why[4][160];
+  /* coloured: the layouts coloured (opts.colour); other_bytes: the same
+   * regions with the other choice (0: invalid or not computed). */
+  int coloured;
+  uint32_t other_bytes[4];
   /* Rewritten: granules (slots) and bytes per thread on chip and left in
    * local memory (0 local for a full rewrite), the accesses left as
    * LDL/STL, the estimated dynamic accesses on chip and in all, and the

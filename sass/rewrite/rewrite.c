@@ -378,8 +378,16 @@ static int lay_out_partial(rw_kernel *k, uint32_t limit) {
  * pick the layout and size the shared region. */
 static int lay_out(rw_kernel *k) {
   orion_status e;
+  sassrw_tree other; /* the figures of the other colouring choice */
+  if (sassrw_tree_build(k->c, k->a, k->func, k->gran, (uint32_t)k->F, k->opts->min_heights, !k->opts->colour,
+                        &other) == ORION_OK) {
+    for (int l = 0; l < SASSRW_NLAYOUTS; l++)
+      k->res->other_bytes[l] = other.valid[l] ? other.region[l] * k->gran : 0;
+    sassrw_tree_free(&other);
+  }
+  k->res->coloured = k->opts->colour != 0;
   if ((e = sassrw_tree_build(k->c, k->a, k->func, k->gran, (uint32_t)k->F, k->opts->min_heights,
-                             &k->tree)) != ORION_OK)
+                             k->opts->colour, &k->tree)) != ORION_OK)
     STOP("cannot lay the frame out: %s", orion_strerror(e));
   if (k->tree.n != k->n_tree) /* the tree holds the functions the kernel's calls reach */
     STOP("its text section holds %zu function(s) the kernel does not call", k->n_tree - k->tree.n);

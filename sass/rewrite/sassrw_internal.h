@@ -35,6 +35,7 @@ typedef struct sassrw_tree {
   uint32_t nb;    /* granules of the old frame */
   uint32_t shared; /* SUM, CSTACK, MOVES: granules shared across calls, at 0.. */
   int min_heights; /* MOVES: every call compressed to its live count */
+  int colour;      /* CSTACK, MOVES: private granules coloured (colour.c) */
   uint32_t *newpos[SASSRW_NLAYOUTS]; /* [tree index * nb + old granule] */
   uint32_t region[SASSRW_NLAYOUTS];  /* granules each layout needs */
   int valid[SASSRW_NLAYOUTS];
@@ -44,12 +45,13 @@ typedef struct sassrw_tree {
   size_t nmoves;                     /* MOVES: granule moves before all calls */
 } sassrw_tree;
 
-/* Build the three layouts for kernel (analysis a of the unedited cubin c),
+/* Build the layouts for kernel (with colour, CSTACK and MOVES place
+ * colour classes of each function's private granules, not granules) (analysis a of the unedited cubin c),
  * granule G bytes, old frame [0, frame_bytes).  Every frame access of the
  * tree must lie in that range (the caller checks).  On error nothing is
  * left to free. */
 orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
-                               uint32_t frame_bytes, int min_heights, sassrw_tree *t);
+                               uint32_t frame_bytes, int min_heights, int colour, sassrw_tree *t);
 void sassrw_tree_free(sassrw_tree *t);
 /* sass/rewrite/callsite.c: place every site of t's MOVES layout (temp register,
  * displaceable neighbours of the CALL); when one cannot be placed, MOVES
@@ -75,6 +77,20 @@ int sassrw_insn_flow(const orion_cubin *c, const sassrw_tree *t, const orion_cub
 size_t sassrw_tree_index(const sassrw_tree *t, size_t func);
 int sassrw_tree_pos(const sassrw_tree *t, int layout, size_t func, uint32_t granule, uint32_t *pos);
 
+
+/* One function's liveness as sass/rewrite/stack.c computes it: n
+ * instructions, W-word granule sets; in[i * W]: live-in of instruction i,
+ * wr[i * W]: the granules it stores to; succ[2 * i]: its successors. */
+typedef struct sassrw_live_view {
+  size_t n, W;
+  const uint64_t *in, *wr;
+  const uint32_t *succ;
+} sassrw_live_view;
+/* sass/rewrite/colour.c: cls[s] the colour class of granule setg[s] (s <
+ * M), *nsets the classes; granules of one class are never live together.
+ * On error every granule is its own class. */
+orion_status sassrw_colour_sets(const sassrw_live_view *v, const uint32_t *setg, uint32_t M, uint32_t *cls,
+                                uint32_t *nsets);
 
 /* sass/rewrite/partial.c: the on-chip part of layout `layout` of t when
  * only k of its granules fit (the file's opening comment has the

@@ -80,6 +80,7 @@ typedef struct fn_live {
   size_t n;           /* instructions */
   uint64_t *in;       /* n * W: live-in bitsets (absolute granules) */
   uint64_t *use, *def;
+  uint64_t *wr;       /* n * W: granules each instruction stores to */
   uint64_t *mdef;     /* W: granules f or its callees may write */
   uint64_t *touched;  /* W: granules f accesses */
   uint64_t *priv;     /* W: those not shared across calls (the slot sets) */
@@ -157,13 +158,14 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
   L->in = calloc(n * W, 8);
   L->use = calloc(n * W, 8);
   L->def = calloc(n * W, 8);
+  L->wr = calloc(n * W, 8);
   L->mdef = calloc(W, 8);
   L->touched = calloc(W, 8);
   L->priv = calloc(W, 8);
   L->succ = malloc(n * 2 * sizeof *L->succ);
   L->call_at = malloc(n * sizeof *L->call_at);
   L->call_to = malloc(n * sizeof *L->call_to);
-  if (!L->in || !L->use || !L->def || !L->mdef || !L->touched || !L->priv || !L->succ || !L->call_at || !L->call_to)
+  if (!L->in || !L->use || !L->def || !L->wr || !L->mdef || !L->touched || !L->priv || !L->succ || !L->call_at || !L->call_to)
     return -1;
   for (size_t i = 0; i < L->n; i++) {
     orion_sass_insn x;
@@ -189,6 +191,7 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
           set(&L->use[i * W], g);
         } else {
           set(L->mdef, g);
+          set(&L->wr[i * W], g);
           if (x.mem_bytes >= G && !guarded) /* covers g whole */
             set(&L->def[i * W], g);
         }
@@ -333,25 +336,32 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t 
                      uint64_t *tmp) {
   uint32_t nb = t->nb, M = 0;
   size_t N = L[i].ncalls;
-  uint32_t *setg = malloc((nb ? nb : 1) * sizeof *setg);
+  uint32_t *setg = malloc((nb ? nb : 1) * sizeof *setg), *cls = malloc((nb ? nb : 1) * sizeof *cls), np = 0;
   int *slot = malloc((nb ? nb : 1) * sizeof *slot);
   uint32_t *B = malloc((N ? N : 1) * sizeof *B), *subk = malloc((N ? N : 1) * sizeof *subk);
   unsigned char *live = NULL;
   orion_cstack *cs = NULL;
   int rc = -1;
-  if (!setg || !slot || !B || !subk)
+  if (!setg || !cls || !slot || !B || !subk)
     goto out;
   for (uint32_t g = 0; g < nb; g++)
     if (bit(L[i].priv, g))
-      setg[M++] = g;
+      setg[np++] = g;
+  /* the slot sets: one per private granule, or per colour class */
+  sassrw_live_view v = {L[i].n, W, L[i].in, L[i].wr, L[i].succ};
+  if (!t->colour || sassrw_colour_sets(&v, setg, np, cls, &M) != ORION_OK)
+    for (uint32_t s = 0; s < (M = np); s++)
+      cls[s] = s;
   if (!(live = calloc((size_t)(M ? M : 1) * (N ? N : 1), 1)))
     goto out;
   uint32_t lo = M, hi = M;
   for (size_t k = 0; k < N; k++) {
     live_after(&L[i], k, W, tmp);
     uint32_t nl = 0;
+    for (uint32_t s = 0; s < np; s++)
+      live[(size_t)cls[s] * N + k] |= (unsigned char)bit(tmp, setg[s]);
     for (uint32_t s = 0; s < M; s++)
-      nl += live[(size_t)s * N + k] = (unsigned char)bit(tmp, setg[s]);
+      nl += live[(size_t)s * N + k];
     subk[k] = sub[L[i].call_to[k]];
     if (nl + subk[k] > lo)
       lo = nl + subk[k];
@@ -388,8 +398,8 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t 
       B[k] = M;
   }
   sub[i] = hi;
-  for (uint32_t s = 0; s < M; s++)
-    t->newpos[layout][i * nb + setg[s]] = (uint32_t)slot[s];
+  for (uint32_t s = 0; s < np; s++)
+    t->newpos[layout][i * nb + setg[s]] = (uint32_t)slot[cls[s]];
   if (!(h[i] = malloc((N ? N : 1) * sizeof **h)))
     goto out;
   for (size_t k = 0; k < N; k++)
@@ -398,6 +408,7 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t 
 out:
   orion_cstack_destroy(cs);
   free(setg);
+  free(cls);
   free(slot);
   free(B);
   free(subk);
@@ -408,9 +419,10 @@ out:
 /* The tree of kernel (callers before callees) and its newpos tables, every
  * entry UINT32_MAX.  On error nothing is left to free. */
 static orion_status tree_init(sassrw_tree *t, const orion_sassrw *a, size_t kernel, uint32_t G,
-                              uint32_t frame_bytes, int min_heights) {
+                              uint32_t frame_bytes, int min_heights, int colour) {
   memset(t, 0, sizeof *t);
   t->min_heights = min_heights;
+  t->colour = colour;
   size_t nf = orion_sassrw_count(a);
   unsigned char *seen = calloc(nf ? nf : 1, 1);
   t->funcs = malloc((nf ? nf : 1) * sizeof *t->funcs);
@@ -558,6 +570,7 @@ static void free_live(fn_live *L, size_t n) {
     free(L[i].in);
     free(L[i].use);
     free(L[i].def);
+    free(L[i].wr);
     free(L[i].mdef);
     free(L[i].touched);
     free(L[i].priv);
@@ -569,8 +582,8 @@ static void free_live(fn_live *L, size_t n) {
 }
 
 orion_status sassrw_tree_build(const orion_cubin *c, const orion_sassrw *a, size_t kernel, uint32_t G,
-                               uint32_t frame_bytes, int min_heights, sassrw_tree *t) {
-  orion_status st = tree_init(t, a, kernel, G, frame_bytes, min_heights);
+                               uint32_t frame_bytes, int min_heights, int colour, sassrw_tree *t) {
+  orion_status st = tree_init(t, a, kernel, G, frame_bytes, min_heights, colour);
   if (st != ORION_OK)
     return st;
   uint32_t nb = t->nb;

@@ -7,8 +7,10 @@
  *
  * Kernels, each run when the cubins have it: spill4(float *out, const
  * float *in, int n, int iters) and spill8(double *, const double *, int,
- * int) of spill_smem.cu, calls(float *, const float *, int) of calls.cu;
- * all __launch_bounds__(128).  At least one must be present.
+ * int) of spill_smem.cu, calls(float *, const float *, int) of calls.cu,
+ * all __launch_bounds__(128), and heavy(float4 *, const float4 *, int) of
+ * test/lit/e2e/spill-heavy.cu (rewritten for 128 threads).  At least one
+ * must be present.
  * Block shapes 128x1x1, 32x2x2 and 16x3x2 (96 threads: fewer than the
  * maximum the region is sized for, and a 3-D index).  Exit 0 when every
  * output matches, 1 on a mismatch or a CUDA error, 77 without a GPU.
@@ -53,18 +55,18 @@ int main(int argc, char **argv) {
   const unsigned shapes[3][3] = {{128, 1, 1}, {32, 2, 2}, {16, 3, 2}};
   static const struct {
     const char *name;
-    int dbl;
-  } kern[] = {{"spill4", 0}, {"spill8", 1}, {"calls", 0}};
+    int dbl, vec; /* elements: vec floats or doubles */
+  } kern[] = {{"spill4", 0, 1}, {"spill8", 1, 1}, {"calls", 0, 1}, {"_Z5heavyP6float4PKS_i", 0, 4}};
   int bad = 0, ran = 0;
   for (int k = 0; k < (int)(sizeof kern / sizeof kern[0]); k++) {
     const char *name = kern[k].name;
     if (!has_function(mod[0], name))
       continue;
     ran++;
-    size_t es = kern[k].dbl ? sizeof(double) : sizeof(float), bytes = (size_t)n * es;
+    size_t es = (kern[k].dbl ? sizeof(double) : sizeof(float)) * (size_t)kern[k].vec, bytes = (size_t)n * es;
     unsigned char *hin = malloc(bytes), *hout[2] = {malloc(bytes), malloc(bytes)};
     unsigned s = 12345u;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n * kern[k].vec; i++) {
       s = s * 1664525u + 1013904223u;
       double v = 0.3 + 0.3 * (double)(s >> 8) / (double)(1u << 24);
       if (kern[k].dbl)

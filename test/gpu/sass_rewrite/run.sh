@@ -10,7 +10,9 @@
 #        the calls; minb12 also with --layout ptxas; minb16's
 #        spill4 mixes 4- and 8-byte slots, so by default its 8-byte
 #        accesses are split into stubs: also with --granule wide; and
-#        minb16 built by orion-ptxas --orion-spill=pragma), check the
+#        minb16 built by orion-ptxas --orion-spill=pragma; spill-heavy.cu
+#        at -maxrregcount=32 placed in part, --partial, also with --granule
+#        wide, --smem-limit and --colour; calls.cu with --colour), check the
 #        rewrites happened, list the pairs in <out>/pairs.txt, and compile
 #        host.c against the libcuda stub
 #   run.sh run <out>                       on the GPU machine: host on each
@@ -63,6 +65,20 @@ build)
     rw $c-moves "$out/$c.cubin" 1 --layout moves --min-heights
     grep -q '^calls: .* slot moves at [1-9][0-9]* calls' "$out/$c-moves.rewrite.txt" ||
       { echo "FAIL: $c-moves: no slots moved at calls"; exit 1; }
+  done
+  # partial placement: spill-heavy's frame for 128 threads is far above
+  # 48 KB; the most used slots go on chip, the rest stay local through a
+  # uniform register (also with --granule wide, a small limit, and with
+  # slot colouring, which packs never-live-together slots)
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 -maxrregcount=32 "$here/../../lit/e2e/spill-heavy.cu" -o "$out/heavy.cubin"
+  rw heavy-partial "$out/heavy.cubin" 1 --block 128 --partial
+  rw heavy-partial-wide "$out/heavy.cubin" 1 --block 128 --partial --granule wide
+  rw heavy-partial-small "$out/heavy.cubin" 1 --block 128 --partial --smem-limit 0x1400
+  rw heavy-partial-colour "$out/heavy.cubin" 1 --block 128 --partial --colour
+  grep -q '; partial: ' "$out/heavy-partial.rewrite.txt" ||
+    { echo "FAIL: heavy-partial: the rewrite should have been partial"; exit 1; }
+  for c in calls calls-nosmem; do
+    rw $c-colour "$out/$c.cubin" 1 --colour
   done
   grep -q 'added\|0x400,' "$out/calls-nosmem.rewrite.txt" ||
     { echo "FAIL: calls-nosmem: the region should start a new section at 0x400"; exit 1; }
