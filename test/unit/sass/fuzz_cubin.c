@@ -14,7 +14,9 @@
  *    --no-dynamic-smem --block 128`: sass/rewrite/frame.c, stack.c, rewrite.c) on
  *    every kernel of an sm_90 input refuses or succeeds without touching
  *    memory outside its buffers; after successful rewrites the cubin is
- *    written, parses again and can be analysed again.
+ *    written, parses again and can be analysed again; once more with
+ *    partial placement and slot colouring (--partial --colour) below a
+ *    shared-memory limit the input's size picks.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -102,8 +104,9 @@ static void edit(orion_cubin *c) {
     abort();                      \
   } while (0)
 
-/* What `orion-sass rewrite --smem-frame` does, on a fresh parse. */
-static void rewrite_all(const uint8_t *data, size_t size) {
+/* What `orion-sass rewrite --smem-frame` does, on a fresh parse, with the
+ * options o. */
+static void rewrite_all(const uint8_t *data, size_t size, const orion_sassrw_opts *o) {
   orion_cubin *c = NULL;
   orion_cubin_diag d;
   orion_sassrw *a = NULL;
@@ -113,14 +116,13 @@ static void rewrite_all(const uint8_t *data, size_t size) {
     orion_cubin_free(c);
     return;
   }
-  orion_sassrw_opts o = {.layout = ORION_SASSRW_LAYOUT_AUTO, .no_dynamic_smem = 1, .block = 128};
   int ok = 1, any = 0;
   for (size_t i = 0; ok && i < orion_sassrw_count(a); i++) {
     const orion_sassrw_func *f = orion_sassrw_get(a, i);
     if (!f->is_kernel)
       continue;
     orion_sassrw_result r;
-    if (orion_sassrw_rewrite_kernel(c, a, i, &o, &r) != ORION_OK)
+    if (orion_sassrw_rewrite_kernel(c, a, i, o, &r) != ORION_OK)
       ok = 0; /* half-edited: the CLI discards it, so do we */
     else if (!r.msg[0])
       FAIL("rewrite without a message");
@@ -181,6 +183,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(out);
   orion_cubin_free(e);
   orion_cubin_free(c);
-  rewrite_all(data, size);
+  orion_sassrw_opts o = {.layout = ORION_SASSRW_LAYOUT_AUTO, .no_dynamic_smem = 1, .block = 128};
+  rewrite_all(data, size, &o);
+  /* partial placement and slot colouring, below a limit the input picks */
+  o.partial = o.colour = 1;
+  o.smem_limit = 0x400u + (uint32_t)(size % 0x3000u);
+  rewrite_all(data, size, &o);
   return 0;
 }
