@@ -73,6 +73,7 @@ static int collect(orion_report_row **out) {
     }
     speedup(c, r);
     r->rechecks = c->tuner.rechecks;
+    r->confirmed = f >= 0 && orion_tuner_confirmed(&c->tuner);
     r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
     r->launches = atomic_load(&c->launches);
     r->split_launches = c->split_launches;

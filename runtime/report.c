@@ -67,11 +67,12 @@ void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
     json_str(f, r->c[r->chosen].tag);
     fprintf(f,
             ",\"chosen_regs\":%d,\"chosen_warps\":%d,\"max_warps\":%d,\"speedup\":%.4f,"
-            "\"speedup_ci95\":%.4f,\"speedup_pairs\":%d,\"rechecks\":%d,"
+            "\"speedup_ci95\":%.4f,\"speedup_pairs\":%d,\"rechecks\":%d,\"confirmed\":%s,"
             "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"settled_at\":%ld,"
             "\"versions\":[",
             r->c[r->chosen].regs, r->c[r->chosen].warps, r->max_warps, r->speedup,
-            r->speedup_ci, r->speedup_pairs, r->rechecks, r->iterations, r->launches,
+            r->speedup_ci, r->speedup_pairs, r->rechecks, r->confirmed ? "true" : "false",
+            r->iterations, r->launches,
             r->split_launches, r->settled_at);
     for (int k = 0; k < r->n; k++) {
       const orion_report_cand *c = &r->c[k];

@@ -33,6 +33,7 @@ typedef struct orion_report_row {
   double speedup_ci;     /* its 95 % confidence half-width, 0 if none */
   int speedup_pairs;     /* the paired samples it rests on, 0 if none */
   int rechecks;          /* re-checks of the choice (paired original launches) */
+  int confirmed;         /* the choice is settled and confirmed (tune.h, step 7) */
   int iterations;        /* tuning launches */
   long launches;         /* all launches of this configuration */
   long split_launches;   /* launches split for tuning */

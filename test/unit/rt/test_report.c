@@ -88,13 +88,13 @@ int main(void) {
   /* Adaptive mode's measured speedup: the paired estimate, its 95 %
    * half-width and the pairs, in both forms. */
   r.mode = "adaptive", r.source = "tuned";
-  r.speedup = 1.0431, r.speedup_ci = 0.0062, r.speedup_pairs = 12, r.rechecks = 6;
+  r.speedup = 1.0431, r.speedup_ci = 0.0062, r.speedup_pairs = 12, r.rechecks = 6, r.confirmed = 1;
   tb = render(orion_report_table, &r, 1);
   CHECK(tb && strstr(tb, " 1.043 \u00b10.006 n=12 "), "table estimate: %s", tb ? tb : "(null)");
   free(tb);
   js = render(orion_report_json, &r, 1);
   CHECK(js && strstr(js, "\"speedup\":1.0431,\"speedup_ci95\":0.0062,\"speedup_pairs\":12,"
-                         "\"rechecks\":6,"),
+                         "\"rechecks\":6,\"confirmed\":true,"),
         "JSON estimate: %s", js ? js : "(null)");
   free(js);
   return CHECK_DONE();
