@@ -120,11 +120,11 @@ typedef struct launch {
 } launch;
 
 /* Launch candidate i for blocks [off, off + count) of dimension dim (count
- * 0 = the whole grid, unsplit).  On failure of a version other than the
- * original, the original runs the same blocks and the version is dropped
- * (*failed = 1). */
+ * 0 = the whole grid, unsplit); `timing`: the launch is bracketed by
+ * events.  On failure of a version other than the original, the original
+ * runs the same blocks and the version is dropped (*failed = 1). */
 static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
-                       int *failed) {
+                       int timing, int *failed) {
   rt_kernel *k = c->k;
   const rt_cand *x = &c->c[i];
   const rt_bin *b = &k->bin[x->bin];
@@ -137,7 +137,7 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
    * originals look 4-10 % slower than padding versions that are slower).
    * Should that fail, the plain launch below gives the program its own
    * result. */
-  if (!count && x->bin == 0 && !x->pad && !c->timing)
+  if (!count && x->bin == 0 && !x->pad && !timing)
     return plain(L->func, L->grid, L->block, L->args, L->shmem, L->stream, L->site);
   CUfunction fn = count ? (x->bin == 0 ? k->split_fn : b->fn) : b->fn;
   int hidden = count ? 1 : b->hidden;
@@ -163,7 +163,7 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
                                   (unsigned)smem, cu_stream(L->stream, L->site), args, NULL);
   if (r == CUDA_SUCCESS)
     return 0;
-  if (i == c->orig && !count && !c->timing)
+  if (i == c->orig && !count && !timing)
     return (int)r;
   /* Fall back to the original for the same blocks (split: its split clone,
    * the arguments already carry the hidden parameters). */
@@ -327,9 +327,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
       orion_rt.debug && orion_rt.api.cuStreamQuery && orion_rt.api.cuStreamQuery(s) == CUDA_SUCCESS;
   double h0 = orion_rt.debug ? orion_rt_now_us() : 0;
   int t0 = orion_rt.api.cuEventRecord(c->ev[0], s) == CUDA_SUCCESS;
-  c->timing = 1;
-  int rc = launch_cand(c, i, L, dim, off, count, &failed);
-  c->timing = 0;
+  int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
   int t1 = t0 && orion_rt.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
   c->pending_host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
   c->pending_idle = idle;
@@ -347,7 +345,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
  * fails is dropped (the original ran its blocks).  c->mu held. */
 static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count) {
   int failed = 0;
-  int rc = launch_cand(c, i, L, dim, off, count, &failed);
+  int rc = launch_cand(c, i, L, dim, off, count, 0, &failed);
   if (failed)
     drop(c, i);
   return rc;
@@ -568,7 +566,7 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
     f = start_recheck(c);
   if (f >= 0) {
     int failed = 0;
-    int rc = launch_cand(c, f, &L, 0, 0, 0, &failed);
+    int rc = launch_cand(c, f, &L, 0, 0, 0, 0, &failed);
     if (failed) {
       pthread_mutex_lock(&c->mu);
       drop(c, f);

@@ -85,7 +85,6 @@ typedef struct rt_config {
   double cached_speedup;
   int valid;   /* block shape and dynamic smem within the plain launch's limits */
   int checked; /* adaptive: a choice other than the original is re-checked */
-  int timing;  /* a timed launch is under way (rt.c: timed); c->mu held */
   int rechecks_seen; /* re-check verdicts ORION_DEBUG has printed */
   pthread_mutex_t mu;
   orion_tuner tuner;

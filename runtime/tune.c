@@ -495,9 +495,7 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
   int testing = t->phase == PH_WALK && t->cur == cand;
   t->c[cand].state = C_DROPPED;
   if (t->phase == PH_WALK && cand == t->base) { /* the champion cannot run */
-    settle(t);
-    if (t->final == cand)
-      t->final = t->best = t->orig;
+    settle(t); /* best_winner passes over the dropped champion */
     return;
   }
   if (t->final == cand)
