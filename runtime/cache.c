@@ -166,7 +166,20 @@ int orion_cache_load(orion_cache *c, const char *path, int *bad, int *first_bad,
   return 0;
 }
 
-/* mkdir -p of path's directory part. */
+int orion_cache_writable(const char *path) {
+  char dir[4096];
+  if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+    return ENAMETOOLONG;
+  for (char *s = strrchr(dir, '/'); s; s = strrchr(dir, '/')) {
+    *s = '\0';
+    const char *d = dir[0] ? dir : "/";
+    if (access(d, F_OK) == 0)
+      return access(d, W_OK) == 0 ? 0 : errno;
+  }
+  return 0;
+}
+
+/* mkdir -p of path's directory part (orion_cache_writable: can it be). */
 static int make_parent(const char *path) {
   char dir[4096];
   if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)

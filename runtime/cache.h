@@ -59,6 +59,10 @@ int orion_cache_load(orion_cache *c, const char *path, int *bad, int *first_bad,
 /* Merge c into the file at path (creating its directory) atomically.
  * Returns 0, or -1 with a message in err; the file is then unchanged. */
 int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t errn);
+/* 0 when a save to path can create its file: the nearest existing
+ * directory above it is writable (the save makes the rest), else an errno
+ * value.  No side effects. */
+int orion_cache_writable(const char *path);
 void orion_cache_free(orion_cache *c);
 
 #endif /* ORION_RT_CACHE_H */

@@ -11,11 +11,9 @@
  * the kernel and the configuration. */
 #include "state.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "plan.h"
 
@@ -340,20 +338,6 @@ void orion_rt_cache_key(const rt_config *c, orion_cache_entry *e) {
 }
 
 /* Called with orion_rt.mu held. */
-/* 0 when the nearest existing directory above path is writable (the save
- * creates the rest), else errno. */
-static int cache_dir_writable(const char *path) {
-  char dir[sizeof orion_rt.cache_path];
-  snprintf(dir, sizeof dir, "%s", path);
-  for (char *s = strrchr(dir, '/'); s; s = strrchr(dir, '/')) {
-    *s = 0;
-    const char *d = dir[0] ? dir : "/";
-    if (access(d, F_OK) == 0)
-      return access(d, W_OK) == 0 ? 0 : errno;
-  }
-  return 0;
-}
-
 static void cache_load(void) {
   if (orion_rt.cache_loaded || !orion_rt.cache_path[0])
     return;
@@ -369,7 +353,7 @@ static void cache_load(void) {
   if (bad)
     orion_rt_warn(W_CACHE_BAD, "%s:%d: malformed decision cache line (%d in all); ignoring them",
                   orion_rt.cache_path, first, bad);
-  if ((werr = cache_dir_writable(orion_rt.cache_path)) != 0) {
+  if ((werr = orion_cache_writable(orion_rt.cache_path)) != 0) {
     /* Said now: a run that settles nothing would never try to write. */
     orion_rt_warn(W_CACHE_WRITE, "cannot write the decision cache %s: %s; saving nothing",
                   orion_rt.cache_path, strerror(werr));

@@ -123,6 +123,11 @@ int main(void) {
         "under a file: load: %s", err);
   CHECK(orion_cache_save(&c, underfile, err, sizeof err) == -1 && strstr(err, "Not a directory"),
         "under a file: save: %s", err);
+  /* A path whose directories do not exist yet: writable where the nearest
+   * existing one is (the save creates the rest). */
+  char deep[700];
+  snprintf(deep, sizeof deep, "%s/a/b/decisions", dir);
+  CHECK(orion_cache_writable(deep) == 0, "deep path under a writable directory");
 
   orion_cache_free(&c), orion_cache_free(&r), orion_cache_free(&other), orion_cache_free(&p),
       orion_cache_free(&q), orion_cache_free(&z);
