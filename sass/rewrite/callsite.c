@@ -73,10 +73,8 @@ static void rs_add(uint64_t *s, const orion_sass_reg *r) {
   if (r->file != ORION_SASS_R || r->num == ORION_SASS_RZ)
     return;
   for (unsigned k = 0; k < r->width && r->num + k < ORION_SASS_RZ; k++)
-    s[(r->num + k) / 64] |= 1ull << ((r->num + k) % 64);
+    sassrw_bit_set(s, r->num + k);
 }
-
-static int rs_has(const uint64_t *s, unsigned r) { return (int)((s[r / 64] >> (r % 64)) & 1); }
 
 /* Decode tree function i into F (the analysis found it decodable). */
 static int decode(const orion_cubin *c, const sassrw_tree *t, size_t i, fn_regs *F) {
@@ -221,7 +219,7 @@ static const char *place(const orion_cubin *c, const orion_cubin_func *kf, const
     for (unsigned r = 0; r < F->x[k + d].nregs; r++)
       rs_add(busy, &F->x[k + d].regs[r]);
   for (unsigned r = 0; kf->regcount > 0 && r < (unsigned)kf->regcount && r < ORION_SASS_RZ; r++)
-    if (r != ORION_SASS_SP && !rs_has(busy, r)) {
+    if (r != ORION_SASS_SP && !sassrw_bit(busy, r)) {
       s->temp = r;
       return NULL;
     }

@@ -19,8 +19,6 @@
 #include "orion/ra.h"
 #include "sassrw_internal.h"
 
-static int has(const uint64_t *s, uint32_t g) { return (int)((s[g / 64] >> (g % 64)) & 1); }
-
 /* Edges of the interference graph among the M granules setg[] (out: a
  * W-word scratch set). */
 static orion_status edges(const sassrw_live_view *v, const uint32_t *setg, uint32_t M, orion_ra_graph *gr,
@@ -41,14 +39,14 @@ static orion_status edges(const sassrw_live_view *v, const uint32_t *setg, uint3
         for (size_t w = 0; w < W; w++)
           out[w] |= v->in[(size_t)v->succ[2 * i + e] * W + w];
     for (uint32_t a = 0; a < M && st == ORION_OK; a++)
-      if (has(wr, setg[a]))
+      if (sassrw_bit(wr, setg[a]))
         for (uint32_t b = 0; b < M && st == ORION_OK; b++)
-          if (b != a && has(out, setg[b]))
+          if (b != a && sassrw_bit(out, setg[b]))
             st = orion_ra_graph_add_edge(gr, (int)a, (int)b);
   }
   for (uint32_t a = 0; v->n && a < M && st == ORION_OK; a++)
-    for (uint32_t b = a + 1; b < M && st == ORION_OK && has(v->in, setg[a]); b++)
-      if (has(v->in, setg[b]))
+    for (uint32_t b = a + 1; b < M && st == ORION_OK && sassrw_bit(v->in, setg[a]); b++)
+      if (sassrw_bit(v->in, setg[b]))
         st = orion_ra_graph_add_edge(gr, (int)a, (int)b);
   return st;
 }

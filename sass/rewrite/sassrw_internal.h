@@ -10,6 +10,10 @@
 #include "orion/sass.h"
 #include "orion/sassrw.h"
 
+/* Bit g of a set of 64-bit words (granule and register sets). */
+static inline int sassrw_bit(const uint64_t *s, uint32_t g) { return (int)((s[g / 64] >> (g % 64)) & 1); }
+static inline void sassrw_bit_set(uint64_t *s, uint32_t g) { s[g / 64] |= 1ull << (g % 64); }
+
 /* Indices match orion_sassrw_layout - 1 (AUTO is not a layout). */
 enum { SASSRW_LAYOUT_PTXAS, SASSRW_LAYOUT_SUM, SASSRW_LAYOUT_CSTACK, SASSRW_LAYOUT_MOVES, SASSRW_NLAYOUTS };
 

@@ -90,9 +90,6 @@ typedef struct fn_live {
   uint32_t *succ;     /* n * 2, UINT32_MAX none */
 } fn_live;
 
-static int bit(const uint64_t *s, uint32_t g) { return (int)((s[g / 64] >> (g % 64)) & 1); }
-static void set(uint64_t *s, uint32_t g) { s[g / 64] |= 1ull << (g % 64); }
-
 size_t sassrw_tree_index(const sassrw_tree *t, size_t func) {
   for (size_t i = 0; i < t->n; i++)
     if (t->funcs[i] == func)
@@ -186,14 +183,14 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
         return -1; /* checked by the caller before: cannot happen */
       uint32_t g0 = (uint32_t)x.mem_off / G, g1 = ((uint32_t)x.mem_off + x.mem_bytes - 1) / G;
       for (uint32_t g = g0; g <= g1; g++) {
-        set(L->touched, g);
+        sassrw_bit_set(L->touched, g);
         if (x.op == ORION_SASS_OP_LDL) {
-          set(&L->use[i * W], g);
+          sassrw_bit_set(&L->use[i * W], g);
         } else {
-          set(L->mdef, g);
-          set(&L->wr[i * W], g);
+          sassrw_bit_set(L->mdef, g);
+          sassrw_bit_set(&L->wr[i * W], g);
           if (x.mem_bytes >= G && !guarded) /* covers g whole */
-            set(&L->def[i * W], g);
+            sassrw_bit_set(&L->def[i * W], g);
         }
       }
     }
@@ -345,7 +342,7 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t 
   if (!setg || !cls || !slot || !B || !subk)
     goto out;
   for (uint32_t g = 0; g < nb; g++)
-    if (bit(L[i].priv, g))
+    if (sassrw_bit(L[i].priv, g))
       setg[np++] = g;
   /* the slot sets: one per private granule, or per colour class */
   sassrw_live_view v = {L[i].n, W, L[i].in, L[i].wr, L[i].succ};
@@ -359,7 +356,7 @@ static int cstack_fn(sassrw_tree *t, fn_live *L, size_t i, int layout, uint32_t 
     live_after(&L[i], k, W, tmp);
     uint32_t nl = 0;
     for (uint32_t s = 0; s < np; s++)
-      live[(size_t)cls[s] * N + k] |= (unsigned char)bit(tmp, setg[s]);
+      live[(size_t)cls[s] * N + k] |= (unsigned char)sassrw_bit(tmp, setg[s]);
     for (uint32_t s = 0; s < M; s++)
       nl += live[(size_t)s * N + k];
     subk[k] = sub[L[i].call_to[k]];
@@ -479,7 +476,7 @@ static uint32_t find_pins(sassrw_tree *t, fn_live *L, size_t W, uint64_t *tmp, u
   }
   uint32_t npin = 0;
   for (uint32_t g = 0; g < t->nb; g++)
-    if (bit(pin, g))
+    if (sassrw_bit(pin, g))
       pinpos[g] = npin++;
   t->shared = npin;
   return npin;
@@ -493,13 +490,13 @@ static void lay_flat(sassrw_tree *t, fn_live *L, size_t W, const uint64_t *pin, 
   t->region[SASSRW_LAYOUT_PTXAS] = nb;
   for (size_t i = 0; i < t->n; i++)
     for (uint32_t g = 0; g < nb; g++)
-      if (bit(L[i].touched, g))
+      if (sassrw_bit(L[i].touched, g))
         t->newpos[SASSRW_LAYOUT_PTXAS][i * nb + g] = g;
   uint32_t next = npin;
   for (size_t i = 0; i < t->n; i++)
     for (uint32_t g = 0; g < nb; g++)
-      if (bit(L[i].touched, g))
-        t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = bit(pin, g) ? pinpos[g] : next++;
+      if (sassrw_bit(L[i].touched, g))
+        t->newpos[SASSRW_LAYOUT_SUM][i * nb + g] = sassrw_bit(pin, g) ? pinpos[g] : next++;
   t->region[SASSRW_LAYOUT_SUM] = next;
   for (size_t i = 0; i < t->n; i++)
     for (size_t w = 0; w < W; w++) /* the private granules from here on */
@@ -517,7 +514,7 @@ static void place_bases(sassrw_tree *t, const fn_live *L, int l, uint32_t *base,
     for (uint32_t g = 0; g < nb; g++)
       if (t->newpos[l][i * nb + g] != UINT32_MAX)
         t->newpos[l][i * nb + g] += base[i];
-      else if (bit(pin, g) && bit(L[i].touched, g))
+      else if (sassrw_bit(pin, g) && sassrw_bit(L[i].touched, g))
         t->newpos[l][i * nb + g] = pinpos[g];
     for (size_t k = 0; k < L[i].ncalls; k++) {
       size_t to = L[i].call_to[k];
@@ -546,7 +543,7 @@ static orion_status lay_stacked(sassrw_tree *t, fn_live *L, int l, uint32_t *bas
   for (size_t i = t->n; st == ORION_OK && i-- > 0 && t->valid[l];) {
     uint32_t M = 0;
     for (uint32_t g = 0; g < t->nb; g++)
-      M += (uint32_t)bit(L[i].priv, g);
+      M += (uint32_t)sassrw_bit(L[i].priv, g);
     if (M > MAX_CSTACK_SETS) {
       char why[160];
       snprintf(why, sizeof why, "%s has %u slots (more than %d for the matching)", L[i].fr->name, M,
