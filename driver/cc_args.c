@@ -546,7 +546,7 @@ static const cc_opt *find_row(const char *name) {
   return NULL;
 }
 
-const char *cc_opt_reason(const cc_opt *o) {
+static const char *opt_reason(const cc_opt *o) {
   const cc_opt *t = o->help && drv_has_prefix(o->help, "as ") ? find_row(o->help + 3) : NULL;
   return t && t->help ? t->help : o->help;
 }
@@ -559,6 +559,7 @@ static int act_as(cc *c, const cc_opt *o, cc_arg *arg) {
   const cc_opt *t = find_row(o->alias);
   if (t) {
     arg->opt = t;
+    arg->reason = opt_reason(t);
     int r = t->fn ? t->fn(c, arg) : CC_PASS;
     if (r != CC_PASS)
       return r;
@@ -604,7 +605,7 @@ static void add_input(cc *c, const char *a) {
 /* Handle the option o matched at argv[*i] (name length n). */
 static int take_option(cc *c, const cc_opt *o, size_t n, int argc, char **argv, int *i) {
   const char *a = argv[*i];
-  cc_arg arg = {a, o, NULL, 0};
+  cc_arg arg = {a, o, NULL, 0, opt_reason(o)};
   int sep = o->kind == K_SEPARATE ||
             ((o->kind == K_JOINED_OR_SEPARATE || o->kind == K_EQ_OR_SEPARATE) && !a[n]);
   if (sep) {

@@ -288,7 +288,7 @@ int nv_ignore(cc *c, const cc_arg *a) {
   if (c->dry_run || c->verbose) {
     fflush(stdout);
     fprintf(stderr, "# orion-cc: ignoring '%s%s%s': %s\n", a->spelled, a->separate ? " " : "",
-            a->separate ? a->val : "", cc_opt_reason(a->opt));
+            a->separate ? a->val : "", a->reason);
   }
   return CC_DROP;
 }
@@ -345,7 +345,7 @@ int nv_device_output(cc *c, const cc_arg *a) {
 
 int nv_unmapped(cc *c, const cc_arg *a) {
   (void)c;
-  drv_error("nvcc option '%s' is not supported: %s", a->opt->name, cc_opt_reason(a->opt));
+  drv_error("nvcc option '%s' is not supported: %s", a->opt->name, a->reason);
   return CC_ERR;
 }
 

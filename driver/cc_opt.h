@@ -43,6 +43,7 @@ typedef struct cc_arg {
   const cc_opt *opt;   /* its row (for an alias: the row it stands for) */
   const char *val;
   int separate; /* the value was the next argument */
+  const char *reason; /* the row's text, or for a row whose text is "as <spelling>" that row's */
 } cc_arg;
 
 /* ---- nvcc's options (cc_nvcc.c); each contract is its table row's text ---- */
@@ -71,9 +72,6 @@ int nv_res_usage(cc *c, const cc_arg *a);
 int nv_lineinfo(cc *c, const cc_arg *a);
 int nv_device_debug(cc *c, const cc_arg *a);
 int nv_werror(cc *c, const cc_arg *a);
-
-/* The row's text, or for a row whose text is "as <spelling>" that row's. */
-const char *cc_opt_reason(const cc_opt *o);
 
 /* After parsing: the architectures from -arch/-code, unknown-architecture
  * warnings, rdc objects in a link.  Returns 1, or 0 after an error. */
