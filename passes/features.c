@@ -18,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "orion_pass.h"
+#include <llvm-c/Target.h>
+
+#include "kernel_features.h"
+#include "shim.h"
 
 typedef struct vset {
   LLVMValueRef *v;

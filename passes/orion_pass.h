@@ -12,7 +12,10 @@
 #include <llvm-c/Target.h>
 #include <stdio.h>
 
+#include "kernel_features.h"
 #include "orion/select.h"
+#include "report.h"
+#include "shim.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,38 +41,6 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
 #define ORION_HOST_EARLY 1
 #define ORION_HOST_LATE 2
 int orion_run_host_module(LLVMModuleRef m, const orion_pass_options *opt, int phases);
-
-/* ---- static features (features.c) ------------------------------------- */
-/* X(field, json name) */
-#define ORION_FEATURE_COUNTS(X)                \
-  X(instructions, "instructions")              \
-  X(branches, "branches")                      \
-  X(loads, "loads")                            \
-  X(stores, "stores")                          \
-  X(int_ops, "int_ops")                        \
-  X(float_ops, "float_ops")                    \
-  X(loops, "loops")                            \
-  X(barriers, "barriers")                      \
-  X(calls, "calls")                            \
-  X(global_ops, "global_mem_ops")              \
-  X(shared_ops, "shared_mem_ops")              \
-  X(local_ops, "local_mem_ops")                \
-  X(const_ops, "const_mem_ops")                \
-  X(generic_ops, "generic_mem_ops")            \
-  X(atomics, "atomics")
-
-typedef struct orion_features {
-#define ORION_X(f, n) long f;
-  ORION_FEATURE_COUNTS(ORION_X)
-#undef ORION_X
-  long smem_static;   /* bytes of addrspace(3) globals reachable from the kernel */
-  int recursive;      /* the call graph below the kernel has a cycle */
-  int indirect_calls; /* calls through pointers */
-} orion_features;
-
-/* Features of kernel k including every function it calls (transitively,
- * each callee counted once). */
-void orion_compute_features(LLVMModuleRef m, LLVMValueRef k, orion_features *out);
 
 /* ---- max-live (maxlive.c) ---------------------------------------------- */
 typedef struct orion_maxlive_ctx orion_maxlive_ctx;
@@ -104,47 +75,6 @@ int orion_is_optimised(LLVMValueRef f);
 #define ORION_O0_WHY                                                             \
   "the kernel is not optimised (-O0): its IR says nothing about the registers " \
   "ptxas will use; Orion versions kernels at -O1 and above"
-
-/* ---- report (report.c) -------------------------------------------------- */
-typedef struct orion_kernel_report {
-  const char *module;
-  const char *kernel;
-  int sm;
-  int max_live;
-  orion_features features;
-  orion_selection sel;
-  const char *record;
-  int n_clones;        /* register-capped clones emitted */
-  const char *note;    /* why versions were limited, or NULL */
-  int hidden_params;   /* 0 or ORION_SPLIT_PARAMS (orion/rt.h) */
-  const char *split_note; /* why the kernel is not split, or NULL */
-  int reg_limit;       /* the user's register ceiling (bounds.c), 0 if none */
-  const char *limit_note; /* what the ceiling did, or NULL */
-} orion_kernel_report;
-
-/* Append one JSON object on one line to the report file (see options). */
-int orion_report_write(const char *path, const orion_kernel_report *r);
-
-/* ---- helpers the C API lacks (plugin.cpp) ------------------------------ */
-/* Clone function f into its module under `name`, with n_extra parameters
- * of types extra[] appended to f's (0: the same signature); attributes,
- * parameter attributes, calling convention, metadata and linkage are f's.
- * Returns the clone. */
-LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name, LLVMTypeRef *extra,
-                                       unsigned n_extra);
-/* Number of natural loops in f (0 for a declaration). */
-int orion_shim_count_loops(LLVMValueRef f);
-/* Loop depth of block bb in its function (0 = in no natural loop). */
-int orion_shim_loop_depth(LLVMBasicBlockRef bb);
-/* "file:line" of instruction inst's outermost inlined-at debug location,
- * into buf (capacity n); returns 0, leaving buf alone, when inst has none. */
-int orion_shim_site_location(LLVMValueRef inst, char *buf, size_t n);
-/* Optimisation remark (pass "orion") at inst's outermost debug location. */
-void orion_shim_remark_at(LLVMValueRef inst, const char *name, const char *msg);
-/* Emit an optimisation remark under pass name "orion" (-Rpass=orion,
- * -pass-remarks=orion); analysis=1 makes it an analysis remark
- * (-Rpass-analysis=orion). */
-void orion_shim_remark(LLVMValueRef f, const char *name, const char *msg, int analysis);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "orion/strbuf.h"
-#include "orion_pass.h"
+#include "report.h"
 
 int orion_report_write(const char *path, const orion_kernel_report *r) {
   if (!path || !*path)

@@ -1,0 +1,39 @@
+/* shim.h - the helpers the LLVM-C API lacks, written in C++ in the plugin
+ * shim (plugin.cpp) for OrionPass's C files.  Private to OrionPass.
+ */
+#ifndef ORION_PASS_SHIM_H
+#define ORION_PASS_SHIM_H
+
+#include <llvm-c/Core.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- helpers the C API lacks (plugin.cpp) ------------------------------ */
+/* Clone function f into its module under `name`, with n_extra parameters
+ * of types extra[] appended to f's (0: the same signature); attributes,
+ * parameter attributes, calling convention, metadata and linkage are f's.
+ * Returns the clone. */
+LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name, LLVMTypeRef *extra,
+                                       unsigned n_extra);
+/* Number of natural loops in f (0 for a declaration). */
+int orion_shim_count_loops(LLVMValueRef f);
+/* Loop depth of block bb in its function (0 = in no natural loop). */
+int orion_shim_loop_depth(LLVMBasicBlockRef bb);
+/* "file:line" of instruction inst's outermost inlined-at debug location,
+ * into buf (capacity n); returns 0, leaving buf alone, when inst has none. */
+int orion_shim_site_location(LLVMValueRef inst, char *buf, size_t n);
+/* Optimisation remark (pass "orion") at inst's outermost debug location. */
+void orion_shim_remark_at(LLVMValueRef inst, const char *name, const char *msg);
+/* Emit an optimisation remark under pass name "orion" (-Rpass=orion,
+ * -pass-remarks=orion); analysis=1 makes it an analysis remark
+ * (-Rpass-analysis=orion). */
+void orion_shim_remark(LLVMValueRef f, const char *name, const char *msg, int analysis);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORION_PASS_SHIM_H */
