@@ -47,9 +47,6 @@
 #define SM90_RESERVED_SMEM 0x400u
 #define SHF_WAI 0x43u /* SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, as ptxas */
 
-/* NOP and BRA (to itself) as ptxas 13 emits them for sm_90. */
-static const orion_sass_word W_NOP = {0x0000000000007918ull, 0x000fc00000000000ull};
-static const orion_sass_word W_BRA = {0xfffffffc00fc7947ull, 0x000fc0000383ffffull};
 
 static const char *const layout_names[] = {"auto", "ptxas", "sum", "cstack", "moves"};
 static const char *const granule_names[] = {"auto", "split", "wide"};
@@ -73,35 +70,14 @@ static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64
                                         size, &idx);
 }
 
-orion_status sassrw_enc(const orion_sass_insn *x, unsigned char *dst) {
-  orion_sass_word w;
-  orion_status st = orion_sass_encode(x, &w);
-  if (st == ORION_OK)
-    orion_sass_word_store(w, dst);
-  return st;
-}
-
 static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   orion_sass_insn x;
-  orion_sass_decode(W_NOP, &x);
+  orion_sass_decode(sassrw_w_nop, &x);
   x.ctrl = orig->ctrl;
   x.ctrl.wbar = 7;
   x.ctrl.rbar = 7;
   x.ctrl.reuse = 0;
   return x;
-}
-
-/* BRA from byte offset `at` to `to`, unguarded, control bits ctrl. */
-orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst) {
-  orion_sass_insn x;
-  orion_status st = orion_sass_decode(W_BRA, &x);
-  if (st == ORION_OK)
-    st = orion_sass_set_target(&x, (int64_t)to - (int64_t)(at + 16));
-  if (st == ORION_OK) {
-    x.ctrl = ctrl;
-    st = sassrw_enc(&x, dst);
-  }
-  return st;
 }
 
 /* Build the prologue at byte offset `at` of the section into out (n * 16
@@ -435,7 +411,7 @@ static int build(rw_kernel *k) {
   unsigned char *code = k->code;
   memcpy(code, k->ts.data, k->ts.size);
   for (uint64_t o = k->P0; o < k->nsz; o += 16)
-    orion_sass_word_store(W_NOP, code + o);
+    orion_sass_word_store(sassrw_w_nop, code + o);
   orion_sass_insn ldc;
   if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);

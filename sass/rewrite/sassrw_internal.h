@@ -132,8 +132,10 @@ typedef struct sassrw_placing {
 orion_status sassrw_place_access(const orion_sass_insn *x, size_t func, sassrw_placing *pl, uint64_t at,
                                  uint64_t *stub, unsigned char *code);
 
-/* sass/rewrite/rewrite.c: encode x at dst; an unguarded BRA at byte `at`
- * to `to` with control bits ctrl. */
+/* sass/rewrite/emit.c: NOP and BRA (to itself) as ptxas 13 emits them for
+ * sm_90; encode x at dst; an unguarded BRA at byte `at` to `to` with
+ * control bits ctrl. */
+extern const orion_sass_word sassrw_w_nop, sassrw_w_bra;
 orion_status sassrw_enc(const orion_sass_insn *x, unsigned char *dst);
 orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst);
 /* sass/rewrite/callsite.c: the two stubs of MOVES site s at *stub (the CALL
