@@ -366,10 +366,11 @@ static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, 
   e->fig.name = e->name;
 }
 
-int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
-                        const char *cubin, optx_result *res, ptx_edit *edits) {
-  sass_trial trial = {cubin, 0, NULL, NULL, ""};
-  int *cand = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *cand);
+/* Steps 1-4: decide each entry's path short of the pragma build (kept with
+   a reason, or the SASS rewrite), and list in cand[] the entries the pragma
+   build must judge (their edits set).  Returns how many were listed. */
+static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_module *m,
+                               sass_trial *trial, optx_result *res, ptx_edit *edits, int *cand) {
   size_t nc = 0;
   int major = -1, minor = 0;
   for (size_t i = 0; i < res->n && i < m->n_entries; i++) {
@@ -396,7 +397,7 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
     if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL) {
       char *why = NULL;
       int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
-      if (sass_available(c, m, pe, e, block, &trial, &why)) {
+      if (sass_available(c, m, pe, e, block, trial, &why)) {
         set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS      ? "--orion-spill=sass; "
                                                   : c->spill == OPTX_SPILL_PARTIAL ? "--orion-spill=partial; "
                                                                                    : "",
@@ -436,7 +437,15 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
     edits[i].maxntid = own_bounds ? 0 : e->spill_block;
     cand[nc++] = (int)i;
   }
+  return nc;
+}
 
+/* Step 5: one pragma build of every candidate (one per candidate where the
+   joint build is refused, so each refusal is charged to its version), each
+   judged; the edits of the candidates not taken are undone.  Returns how
+   many were taken. */
+static int spill_judge(const optx_cmd *c, const char *real, const ptx_module *m,
+                       optx_result *res, ptx_edit *edits, const int *cand, size_t nc) {
   int sm = 0;
   if (c->gpu)
     orion_arch_from_name(c->gpu, &sm);
@@ -480,6 +489,15 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
   if (nc && st == 0)
     ptxas_info_free(&info);
   free(msg);
+  return taken;
+}
+
+int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
+                        const char *cubin, optx_result *res, ptx_edit *edits) {
+  sass_trial trial = {cubin, 0, NULL, NULL, ""};
+  int *cand = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *cand);
+  size_t nc = spill_candidates(c, real, m, &trial, res, edits, cand);
+  int taken = spill_judge(c, real, m, res, edits, cand, nc);
   free(cand);
   trial_free(&trial);
   /* the recorded refusal: "sass: <reason>; pragma: ..." */

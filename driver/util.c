@@ -79,14 +79,19 @@ char *drv_xstrndup(const char *s, size_t n) {
   return p;
 }
 
-char *drv_xasprintf(const char *fmt, ...) {
+static char *xvasprintf(const char *fmt, va_list ap) {
   orion_strbuf b;
   orion_sb_init(&b);
+  orion_sb_vaddf(&b, fmt, ap);
+  return orion_sb_detach(&b);
+}
+
+char *drv_xasprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  orion_sb_vaddf(&b, fmt, ap);
+  char *s = xvasprintf(fmt, ap);
   va_end(ap);
-  return orion_sb_detach(&b);
+  return s;
 }
 
 /* ---- strvec ---- */
@@ -120,13 +125,10 @@ void sv_push_owned(strvec *s, char *str) {
 void sv_push(strvec *s, const char *str) { sv_push_owned(s, drv_xstrdup(str)); }
 
 void sv_pushf(strvec *s, const char *fmt, ...) {
-  orion_strbuf b;
-  orion_sb_init(&b);
   va_list ap;
   va_start(ap, fmt);
-  orion_sb_vaddf(&b, fmt, ap);
+  sv_push_owned(s, xvasprintf(fmt, ap));
   va_end(ap);
-  sv_push_owned(s, orion_sb_detach(&b));
 }
 
 void sv_extend(strvec *s, const strvec *from) {

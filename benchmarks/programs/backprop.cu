@@ -72,6 +72,17 @@ __global__ void adjust_weights(const float* __restrict__ delta, const float* __r
 
 static float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
+// Largest |g - r| over the largest |r| (NaN counts as infinite).
+static double rel_err(const std::vector<float>& g, const std::vector<float>& r) {
+  double maxref = 0.0, maxerr = 0.0;
+  for (size_t k = 0; k < r.size(); ++k) {
+    maxref = std::max(maxref, (double)std::fabs(r[k]));
+    const double e = std::fabs((double)g[k] - r[k]);
+    if (!(e <= maxerr)) maxerr = std::isnan(e) ? INFINITY : e;
+  }
+  return maxerr / std::max(maxref, 1e-30);
+}
+
 int main(int argc, char** argv) {
   bool small = false;
   int reps = 7;
@@ -170,15 +181,6 @@ int main(int argc, char** argv) {
   checksum = fnv1a(g_w.data(), g_w.size() * sizeof(float), checksum);
   checksum = fnv1a(g_oldw.data(), g_oldw.size() * sizeof(float), checksum);
 
-  auto rel_err = [](const std::vector<float>& g, const std::vector<float>& r) {
-    double maxref = 0.0, maxerr = 0.0;
-    for (size_t k = 0; k < r.size(); ++k) {
-      maxref = std::max(maxref, (double)std::fabs(r[k]));
-      const double e = std::fabs((double)g[k] - r[k]);
-      if (!(e <= maxerr)) maxerr = std::isnan(e) ? INFINITY : e;
-    }
-    return maxerr / std::max(maxref, 1e-30);
-  };
   const double ep = rel_err(g_partial, ref_partial), ew = rel_err(g_w, ref_w),
                eo = rel_err(g_oldw, ref_oldw);
   const bool ok = ep <= 1e-5 && ew <= 1e-6 && eo <= 1e-6;

@@ -274,6 +274,196 @@ static long parse_num(const char *s, const char **end) {
   return neg ? -v : v;
 }
 
+/* Registers (non-zero R/UR/B, then non-PT predicates) in the order the
+ * text prints them, and the reuse bits against the operands printed with
+ * .reuse.  requires: opbuf the operand text without the branch label. */
+static int check_regs(const orion_sass_insn *inp, char *opbuf) {
+  const orion_sass_insn in = *inp;
+  /* registers in order */
+  tok tk[32];
+  int nt = tokens(opbuf, tk, 32);
+  int ti = 0, di = 0;
+  /* non-zero R/UR/B in order; non-PT predicates in order */
+  for (int pass = 0; pass < 2; pass++) {
+    ti = 0, di = 0;
+    for (;;) {
+      while (ti < nt && (tk[ti].file == 100 || zero_reg(tk[ti].file, tk[ti].num) ||
+                         is_pred(tk[ti].file) != pass))
+        ti++;
+      while (di < in.nregs &&
+             (in.regs[di].field == 0xff || in.regs[di].implicit ||
+              zero_reg(in.regs[di].file, in.regs[di].num) ||
+              is_pred(in.regs[di].file) != pass))
+        di++;
+      if (ti >= nt || di >= in.nregs)
+        break;
+      const orion_sass_reg *g = &in.regs[di];
+      if (tk[ti].file != g->file || tk[ti].num != g->num ||
+          (pass && tk[ti].neg != g->neg))
+        return FAIL("operand %d: decoded file %u num %u neg %u", di, g->file,
+                    g->num, g->neg);
+      if (tk[ti].reuse) {
+        n_reuse++;
+        if (!g->port || !(in.ctrl.reuse >> (g->port - 1) & 1))
+          return FAIL("reuse: operand %d port %u mask 0x%x", di, g->port,
+                      in.ctrl.reuse);
+      }
+      ti++, di++;
+    }
+    if (ti < nt || di < in.nregs)
+      return FAIL("%s operands: %d text / %d decoded left over",
+                  pass ? "predicate" : "register", nt - ti, in.nregs - di);
+  }
+  /* every reuse bit belongs to an operand printed with .reuse */
+  for (unsigned p = 1; p <= 3; p++) {
+    if (!(in.ctrl.reuse >> (p - 1) & 1))
+      continue;
+    int found = 0;
+    for (unsigned i = 0; i < in.nregs; i++)
+      if (in.regs[i].port == p && !zero_reg(in.regs[i].file, in.regs[i].num))
+        found = 1;
+    if (!found)
+      return FAIL("reuse bit %u without an operand", p);
+  }
+  if (in.ctrl.reuse & 8)
+    return FAIL("reuse bit 3 set");
+  {
+    int nreuse_text = 0, nreuse_bits = 0;
+    for (int i = 0; i < nt; i++)
+      nreuse_text += tk[i].reuse;
+    for (unsigned p = 0; p < 3; p++)
+      nreuse_bits += in.ctrl.reuse >> p & 1;
+    if (nreuse_text != nreuse_bits)
+      return FAIL("reuse: %d in text, %d bits", nreuse_text, nreuse_bits);
+  }
+
+  return 1;
+}
+
+/* Each register's def/use against nvdisasm's life-range columns. */
+static int check_plr(const insn_rec *r, const orion_sass_insn *inp) {
+  const orion_sass_insn in = *inp;
+  if (in.cls != ORION_SASS_CALL) {
+    for (int f = 0; f < 4; f++) {
+      size_t cols = strlen(r->plr[f]);
+      char mine[300];
+      memset(mine, ' ', sizeof mine);
+      int limit = f == ORION_SASS_R ? 255 : f == ORION_SASS_UR ? 63 : 7;
+      for (unsigned i = 0; i < in.nregs; i++) {
+        const orion_sass_reg *g = &in.regs[i];
+        if (g->file != f || zero_reg(g->file, g->num))
+          continue;
+        for (unsigned k = 0; k < g->width; k++) {
+          unsigned n = g->num + k;
+          if ((int)n >= limit)
+            return FAIL("register %u beyond its file", n);
+          char c = mine[n];
+          int d = c == '^' || c == 'x', u = c == 'v' || c == 'x';
+          if (g->def)
+            d = 1;
+          else
+            u = 1;
+          mine[n] = d && u ? 'x' : d ? '^' : 'v';
+        }
+      }
+      if (in.guard != 7 && in.guard_file == f) /* the guard is read */
+        mine[in.guard] = mine[in.guard] == '^' || mine[in.guard] == 'x' ? 'x' : 'v';
+      for (int n = 0; n < limit; n++) {
+        char theirs = (size_t)n < cols ? r->plr[f][n] : ' ';
+        int td = theirs == '^' || theirs == 'x', tu = theirs == 'v' || theirs == 'x';
+        int md = mine[n] == '^' || mine[n] == 'x', mu = mine[n] == 'v' || mine[n] == 'x';
+        /* A predicated write keeps the old value: nvdisasm may show it as
+         * read too.  P2R reads the predicates its mask selects; PR stands
+         * for all of them (a superset). */
+        if (in.guard != 7 && md && td && tu && !mu)
+          mu = 1;
+        if (in.op == ORION_SASS_OP_P2R && f == ORION_SASS_P && mu && !tu)
+          tu = 1;
+        if (td != md || tu != mu)
+          return FAIL("def/use of %s%d: nvdisasm '%c', decoded '%c'",
+                      f == 0 ? "R" : f == 1 ? "UR" : f == 2 ? "P" : "UP", n,
+                      theirs, mine[n]);
+      }
+    }
+    n_plr_checked++;
+  }
+
+  return 1;
+}
+
+/* The memory and constant-bank operands, and an immediate printed in hex
+ * outside brackets, against the text. */
+static int check_mem_imm(const orion_sass_insn *inp, const char *opbuf) {
+  const orion_sass_insn in = *inp;
+  /* memory operand */
+  if (in.has_mem) {
+    const char *lb = strrchr(opbuf, '[');
+    if (!lb)
+      return FAIL("memory operand not in text");
+    const char *p = lb + 1;
+    int base = ORION_SASS_RZ;
+    long off = 0;
+    /* [R2.64+UR4+0x10]: registers, then an optional signed offset */
+    while (*p == 'R' || *p == 'U') {
+      if (*p == 'R')
+        base = p[1] == 'Z' ? ORION_SASS_RZ : atoi(p + 1);
+      p += strcspn(p, "+-]");
+      if (*p == '+')
+        p++;
+    }
+    if (*p != ']') {
+      const char *e;
+      off = parse_num(p, &e);
+    }
+    const orion_sass_reg *g = &in.regs[in.mem_base_index];
+    if (g->num != base || off != in.mem_off)
+      return FAIL("memory: decoded [R%u%+d]", g->num, in.mem_off);
+    n_mem_checked++;
+  }
+  if (in.has_cbank) {
+    const char *c = strstr(opbuf, "c[");
+    if (!c)
+      return FAIL("constant operand not in text");
+    const char *e = c;
+    long bank = parse_num(c + 2, &e);
+    const char *q = strchr(c + 2, '[');
+    if (!q)
+      return FAIL("constant operand");
+    q++;
+    if (*q == 'R' || *q == 'U') {
+      q += strcspn(q, "+]");
+      if (*q == '+')
+        q++;
+    }
+    long off = *q == ']' ? 0 : parse_num(q, &e);
+    if (bank != in.cbank || off != in.cbank_off)
+      return FAIL("constant: decoded c[0x%x][0x%x]", in.cbank, in.cbank_off);
+    n_mem_checked++;
+  }
+
+  /* immediate, where printed in hex outside brackets */
+  if (in.has_imm) {
+    int depth = 0;
+    for (const char *p = opbuf; *p; p++) {
+      if (*p == '[')
+        depth++;
+      else if (*p == ']')
+        depth--;
+      else if (!depth && (p == opbuf || !is_ident((unsigned char)p[-1])) &&
+               ((p[0] == '0' && p[1] == 'x') || (p[0] == '-' && p[1] == '0' && p[2] == 'x'))) {
+        const char *e;
+        long v = parse_num(p, &e);
+        if ((uint32_t)v != in.imm)
+          return FAIL("immediate: decoded 0x%x", in.imm);
+        n_imm_checked++;
+        break;
+      }
+    }
+  }
+
+  return 1;
+}
+
 static int check_one(const insn_rec *r, unsigned sm, const label *labels,
                      size_t nlabels) {
   orion_sass_insn in;
@@ -337,175 +527,8 @@ static int check_one(const insn_rec *r, unsigned sm, const label *labels,
     *bq = 0;
   }
 
-  /* registers in order */
-  tok tk[32];
-  int nt = tokens(opbuf, tk, 32);
-  int ti = 0, di = 0;
-  /* non-zero R/UR/B in order; non-PT predicates in order */
-  for (int pass = 0; pass < 2; pass++) {
-    ti = 0, di = 0;
-    for (;;) {
-      while (ti < nt && (tk[ti].file == 100 || zero_reg(tk[ti].file, tk[ti].num) ||
-                         is_pred(tk[ti].file) != pass))
-        ti++;
-      while (di < in.nregs &&
-             (in.regs[di].field == 0xff || in.regs[di].implicit ||
-              zero_reg(in.regs[di].file, in.regs[di].num) ||
-              is_pred(in.regs[di].file) != pass))
-        di++;
-      if (ti >= nt || di >= in.nregs)
-        break;
-      const orion_sass_reg *g = &in.regs[di];
-      if (tk[ti].file != g->file || tk[ti].num != g->num ||
-          (pass && tk[ti].neg != g->neg))
-        return FAIL("operand %d: decoded file %u num %u neg %u", di, g->file,
-                    g->num, g->neg);
-      if (tk[ti].reuse) {
-        n_reuse++;
-        if (!g->port || !(in.ctrl.reuse >> (g->port - 1) & 1))
-          return FAIL("reuse: operand %d port %u mask 0x%x", di, g->port,
-                      in.ctrl.reuse);
-      }
-      ti++, di++;
-    }
-    if (ti < nt || di < in.nregs)
-      return FAIL("%s operands: %d text / %d decoded left over",
-                  pass ? "predicate" : "register", nt - ti, in.nregs - di);
-  }
-  /* every reuse bit belongs to an operand printed with .reuse */
-  for (unsigned p = 1; p <= 3; p++) {
-    if (!(in.ctrl.reuse >> (p - 1) & 1))
-      continue;
-    int found = 0;
-    for (unsigned i = 0; i < in.nregs; i++)
-      if (in.regs[i].port == p && !zero_reg(in.regs[i].file, in.regs[i].num))
-        found = 1;
-    if (!found)
-      return FAIL("reuse bit %u without an operand", p);
-  }
-  if (in.ctrl.reuse & 8)
-    return FAIL("reuse bit 3 set");
-  {
-    int nreuse_text = 0, nreuse_bits = 0;
-    for (int i = 0; i < nt; i++)
-      nreuse_text += tk[i].reuse;
-    for (unsigned p = 0; p < 3; p++)
-      nreuse_bits += in.ctrl.reuse >> p & 1;
-    if (nreuse_text != nreuse_bits)
-      return FAIL("reuse: %d in text, %d bits", nreuse_text, nreuse_bits);
-  }
-
-  /* def/use against the life-range column */
-  if (in.cls != ORION_SASS_CALL) {
-    for (int f = 0; f < 4; f++) {
-      size_t cols = strlen(r->plr[f]);
-      char mine[300];
-      memset(mine, ' ', sizeof mine);
-      int limit = f == ORION_SASS_R ? 255 : f == ORION_SASS_UR ? 63 : 7;
-      for (unsigned i = 0; i < in.nregs; i++) {
-        const orion_sass_reg *g = &in.regs[i];
-        if (g->file != f || zero_reg(g->file, g->num))
-          continue;
-        for (unsigned k = 0; k < g->width; k++) {
-          unsigned n = g->num + k;
-          if ((int)n >= limit)
-            return FAIL("register %u beyond its file", n);
-          char c = mine[n];
-          int d = c == '^' || c == 'x', u = c == 'v' || c == 'x';
-          if (g->def)
-            d = 1;
-          else
-            u = 1;
-          mine[n] = d && u ? 'x' : d ? '^' : 'v';
-        }
-      }
-      if (in.guard != 7 && in.guard_file == f) /* the guard is read */
-        mine[in.guard] = mine[in.guard] == '^' || mine[in.guard] == 'x' ? 'x' : 'v';
-      for (int n = 0; n < limit; n++) {
-        char theirs = (size_t)n < cols ? r->plr[f][n] : ' ';
-        int td = theirs == '^' || theirs == 'x', tu = theirs == 'v' || theirs == 'x';
-        int md = mine[n] == '^' || mine[n] == 'x', mu = mine[n] == 'v' || mine[n] == 'x';
-        /* A predicated write keeps the old value: nvdisasm may show it as
-         * read too.  P2R reads the predicates its mask selects; PR stands
-         * for all of them (a superset). */
-        if (in.guard != 7 && md && td && tu && !mu)
-          mu = 1;
-        if (in.op == ORION_SASS_OP_P2R && f == ORION_SASS_P && mu && !tu)
-          tu = 1;
-        if (td != md || tu != mu)
-          return FAIL("def/use of %s%d: nvdisasm '%c', decoded '%c'",
-                      f == 0 ? "R" : f == 1 ? "UR" : f == 2 ? "P" : "UP", n,
-                      theirs, mine[n]);
-      }
-    }
-    n_plr_checked++;
-  }
-
-  /* memory operand */
-  if (in.has_mem) {
-    const char *lb = strrchr(opbuf, '[');
-    if (!lb)
-      return FAIL("memory operand not in text");
-    const char *p = lb + 1;
-    int base = ORION_SASS_RZ;
-    long off = 0;
-    /* [R2.64+UR4+0x10]: registers, then an optional signed offset */
-    while (*p == 'R' || *p == 'U') {
-      if (*p == 'R')
-        base = p[1] == 'Z' ? ORION_SASS_RZ : atoi(p + 1);
-      p += strcspn(p, "+-]");
-      if (*p == '+')
-        p++;
-    }
-    if (*p != ']') {
-      const char *e;
-      off = parse_num(p, &e);
-    }
-    const orion_sass_reg *g = &in.regs[in.mem_base_index];
-    if (g->num != base || off != in.mem_off)
-      return FAIL("memory: decoded [R%u%+d]", g->num, in.mem_off);
-    n_mem_checked++;
-  }
-  if (in.has_cbank) {
-    const char *c = strstr(opbuf, "c[");
-    if (!c)
-      return FAIL("constant operand not in text");
-    const char *e;
-    long bank = parse_num(c + 2, &e);
-    const char *q = strchr(e, '[');
-    if (!q)
-      return FAIL("constant operand");
-    q++;
-    if (*q == 'R' || *q == 'U') {
-      q += strcspn(q, "+]");
-      if (*q == '+')
-        q++;
-    }
-    long off = *q == ']' ? 0 : parse_num(q, &e);
-    if (bank != in.cbank || off != in.cbank_off)
-      return FAIL("constant: decoded c[0x%x][0x%x]", in.cbank, in.cbank_off);
-    n_mem_checked++;
-  }
-
-  /* immediate, where printed in hex outside brackets */
-  if (in.has_imm) {
-    int depth = 0;
-    for (const char *p = opbuf; *p; p++) {
-      if (*p == '[')
-        depth++;
-      else if (*p == ']')
-        depth--;
-      else if (!depth && (p == opbuf || !is_ident((unsigned char)p[-1])) &&
-               ((p[0] == '0' && p[1] == 'x') || (p[0] == '-' && p[1] == '0' && p[2] == 'x'))) {
-        const char *e;
-        long v = parse_num(p, &e);
-        if ((uint32_t)v != in.imm)
-          return FAIL("immediate: decoded 0x%x", in.imm);
-        n_imm_checked++;
-        break;
-      }
-    }
-  }
+  if (!check_regs(&in, opbuf) || !check_plr(r, &in) || !check_mem_imm(&in, opbuf))
+    return 0;
 
   /* branch target */
   if (in.has_target) {
