@@ -638,6 +638,9 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     orion_sb_free(&st.text);
     return run_plain(c, real);
   }
+  optx_cmd with_jobs = *c; /* the same command, its default jobs resolved for this module */
+  optx_resolve_jobs(&with_jobs, st.text.len);
+  c = st.c = &with_jobs;
   orion_sb_init(&st.first);
   orion_sb_init(&st.edited);
   int clones = 0;

@@ -7,8 +7,10 @@
  *                             "%p" becomes the process id and "%%" a '%'.
  *       --orion-no-merge      keep versions even when ptxas realised them
  *                             identically (they are reported as duplicates)
- *       --orion-jobs=N        ptxas --split-compile N (0 = one thread per
- *                             CPU, the default; env ORION_PTXAS_JOBS); only
+ *       --orion-jobs=N        ptxas --split-compile N (0, the default: one
+ *                             thread per CPU, fewer where the extra threads'
+ *                             memory would pass a quarter of the available
+ *                             memory or 1 GiB; env ORION_PTXAS_JOBS); only
  *                             when the user gave no --split-compile
  *       --orion-keep-ptx=FILE also write the PTX that was finally assembled
  *       --orion-spill=POLICY  what to do with versions that spill or keep a
