@@ -79,6 +79,12 @@ static char *ans_cmakedir(const cfg *c) {
   free(lib);
   return s;
 }
+static char *ans_cmake_cuda_root(const cfg *c) {
+  char *lib = drv_lib_dir(c->bin);
+  char *s = drv_path_join(lib, "orion/cuda");
+  free(lib);
+  return s;
+}
 static char *ans_version(const cfg *c) {
   (void)c;
   return drv_xstrdup(ORION_VERSION_STRING);
@@ -107,6 +113,10 @@ static const struct option {
     {"--libdir", ans_libdir, "directory of OrionPass.so and liborionrt"},
     {"--includedir", ans_incdir, "directory holding orion/rt.h"},
     {"--cmakedir", ans_cmakedir, "directory of OrionConfig.cmake (find_package(Orion))"},
+    {"--cmake-cuda-root", ans_cmake_cuda_root,
+     "a view of the CUDA toolkit for CMake's CUDAToolkit_ROOT when\n"
+     "               a CMake project device-links with orion-cc\n"
+     "               (CUDA_SEPARABLE_COMPILATION)"},
     {"--version", ans_version, "Orion's version"},
     {"--help", NULL, "this text"},
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check.sh - Orion's install tree used as a user would (CTest: orion_install,
 # cmake_consumer_orion_cc, cmake_consumer_clang, pkgconfig_consumer,
-# cmake_consumer_errors).
+# cmake_consumer_errors, cmake_consumer_rdc).
 #
 #   check.sh install   BUILD DIR        cmake --install BUILD into DIR/staged,
 #                                       then move it to DIR/prefix (relocation)
@@ -12,6 +12,11 @@
 #                                       pkg-config --cflags --libs orion
 #   check.sh errors    BUILD DIR ORION_CC NVCC   misuse of orion_tune: one
 #                                       clear configure error each
+#   check.sh rdc       BUILD DIR        rdc/: a project that device-links
+#                                       (CUDA_SEPARABLE_COMPILATION) with
+#                                       DIR/prefix's orion-cc and no
+#                                       find_package, CUDAToolkit_ROOT from
+#                                       orion-config --cmake-cuda-root
 #
 # Each build is checked: the device code holds Orion's clones (cuobjdump), the
 # program links liborionrt (nm: the static runtime inside, or readelf: the
@@ -91,7 +96,7 @@ install)
   for f in bin/orion-cc bin/orion-ptxas bin/orion-config bin/orion-sass lib/OrionPass.so \
            lib/liborionrt.a include/orion/rt.h include/orion/nvcc_compat.h \
            lib/cmake/Orion/OrionConfig.cmake lib/cmake/Orion/OrionConfigVersion.cmake \
-           lib/pkgconfig/orion.pc share/doc/orion/LICENSE; do
+           lib/pkgconfig/orion.pc share/doc/orion/LICENSE lib/orion/cuda/bin/fatbinary lib/orion/cuda/bin/nvcc; do
     [ -e "$prefix/$f" ] || fail "not installed: $f"
   done
   so=$(readlink "$prefix/lib/liborionrt.so")
@@ -160,6 +165,23 @@ pkgconfig)
   check_static "$work/app"
   run_app "$work/app"
   ;;
+rdc)
+  work=$dir/cmake-rdc
+  rm -rf "$work"
+  view=$("$prefix/bin/orion-config" --cmake-cuda-root)
+  [ -x "$view/bin/fatbinary" ] && [ -x "$view/bin/nvcc" ] || fail "no CUDA view at $view"
+  cmake -S "$here/rdc" -B "$work" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$prefix/bin/orion-cc" \
+    -DCUDAToolkit_ROOT="$view" >"$work.configure.log" 2>&1 || { cat "$work.configure.log"; fail "configure"; }
+  grep -q "CMAKE_CUDA_COMPILER_TOOLKIT_ROOT \"$view\"" "$work"/CMakeFiles/*/CMakeCUDACompiler.cmake ||
+    fail "CMake did not take the toolkit from $view"
+  cmake --build "$work" -v >"$work.build.log" 2>&1 || { cat "$work.build.log"; fail "build (device link)"; }
+  grep -q -- '--image3=kind=elf\|-im=profile=sm_90' "$work.build.log" || fail "no device-link step in the build"
+  say "configured and built with CUDA_SEPARABLE_COMPILATION through $view"
+  check_clones "$work/rdc_app"
+  check_static "$work/rdc_app"
+  no_leaks "$work/rdc_app"
+  run_app "$work/rdc_app"
+  ;;
 errors)
   # Misuse gives one clear configure error each.
   orion_cc=${4:?orion-cc} nvcc=${5:?nvcc}
@@ -189,6 +211,6 @@ EOF
   expect_error "orion_tune(app): the project has no CUDA language" "$orion_cc" "CXX" "app"
   expect_error "is NVIDIA; Orion needs -DCMAKE_CUDA_COMPILER=$prefix/bin/orion-cc or clang" "$nvcc" "CXX;CUDA" "app"
   ;;
-*) fail "unknown mode '$mode' (install, cmake, pkgconfig, errors)" ;;
+*) fail "unknown mode '$mode' (install, cmake, pkgconfig, errors, rdc)" ;;
 esac
 say "PASS"

@@ -22,5 +22,8 @@ add_test(NAME pkgconfig_consumer
 add_test(NAME cmake_consumer_errors
          COMMAND ${ORION_CONSUMER_CHECK} errors ${CMAKE_BINARY_DIR} ${ORION_CONSUMER_DIR}
                  ${ORION_CONSUMER_DIR}/prefix/bin/orion-cc ${ORION_CUDA_PATH}/bin/nvcc)
+add_test(NAME cmake_consumer_rdc
+         COMMAND ${ORION_CONSUMER_CHECK} rdc ${CMAKE_BINARY_DIR} ${ORION_CONSUMER_DIR})
 set_tests_properties(cmake_consumer_orion_cc cmake_consumer_clang pkgconfig_consumer cmake_consumer_errors
+                     cmake_consumer_rdc
                      PROPERTIES FIXTURES_REQUIRED orion_prefix SKIP_RETURN_CODE 77 TIMEOUT 600)
