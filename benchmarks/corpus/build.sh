@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build.sh - build the corpus three ways through each program's own Makefile:
 #
-#   build.sh <hecbench> <builddir> [--builds nvcc,clang,orion] [--orion PREFIX_OR_BUILD] [program...]
+#   build.sh <hecbench> <builddir> [--builds nvcc,clang,orion] [--orion PREFIX_OR_BUILD]
+#            [--reports DIR] [program...]
 #
 # <hecbench> is a checkout of github:zjin-lcf/HeCBench (its src/ at least
 # holds the listed programs); <builddir>/<build>/src is a copy of that src/
@@ -10,15 +11,16 @@
 #   clang  CC="<orion>/bin/orion-cc --no-orion"   (clang 22, no pass, no runtime)
 #   orion  CC=<orion>/bin/orion-cc
 # <orion> is an install prefix or a build tree (default: the repository's
-# build/).  Appends program,build,status,seconds,binary,log rows to
-# <builddir>/build.csv (status ok or fail; the log is kept beside main as
-# build.log).  Programs default to benchmarks/corpus/programs.txt.  Two
+# build/).  --reports DIR: the orion build also writes each compile's build
+# report (orion-cc --orion-report) to DIR/report.<program>.<pid>.json.
+# Appends program,build,status,seconds,binary,log rows to <builddir>/build.csv
+# (status ok or fail; the log is kept beside main as build.log).  Programs default to benchmarks/corpus/programs.txt.  Two
 # programs build at a time (BUILD_JOBS).  Third-party source stays in
 # <builddir>, outside the repository.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 2 ] || usage
 heb=$(cd "$1" && pwd) || exit 1
 mkdir -p "$2" && bdir=$(cd "$2" && pwd) || exit 1
@@ -26,10 +28,12 @@ shift 2
 builds=nvcc,clang,orion
 orion=$root/build
 progs=()
+reports=
 while [ $# -gt 0 ]; do
   case $1 in
     --builds) builds=$2; shift 2 ;;
     --orion) orion=$(cd "$2" && pwd) || exit 1; shift 2 ;;
+    --reports) mkdir -p "$2" && reports=$(cd "$2" && pwd) || exit 1; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "build.sh: unknown option $1" >&2; exit 2 ;;
     *) progs+=("$1"); shift ;;
@@ -47,7 +51,7 @@ compiler() { # requires $1 a build name; prints the CC value for it
   case $1 in
     nvcc) echo "$cuda/bin/nvcc" ;;
     clang) echo "$cc_orion --no-orion" ;;
-    orion) echo "$cc_orion" ;;
+    orion) if [ -n "$reports" ]; then echo "$bdir/orion-cc-report"; else echo "$cc_orion"; fi ;;
     *) echo "build.sh: unknown build $1" >&2; return 1 ;;
   esac
 }
@@ -57,7 +61,7 @@ one() { # requires $1 build, $2 program; builds it and appends its row
   cc=$(compiler "$b") || return 1
   [ -d "$d" ] || { echo "$p,$b,fail,0,,missing source" >> "$csv"; return 0; }
   t0=$(date +%s.%N)
-  if (cd "$d" && make clean >/dev/null 2>&1; make ARCH=sm_90 CC="$cc" > build.log 2>&1) && [ -x "$d/main" ]; then
+  if (cd "$d" && make clean >/dev/null 2>&1; PROG=$p make ARCH=sm_90 CC="$cc" > build.log 2>&1) && [ -x "$d/main" ]; then
     st=ok
   else
     st=fail
@@ -68,6 +72,11 @@ one() { # requires $1 build, $2 program; builds it and appends its row
 }
 
 IFS=, read -r -a blist <<< "$builds"
+if [ -n "$reports" ]; then # orion-cc with a report per compile, named for the program
+  printf '#!/bin/sh\nexec "%s" "--orion-report=%s/report.$PROG.$$.json" "$@"\n' "$cc_orion" "$reports" \
+    > "$bdir/orion-cc-report"
+  chmod +x "$bdir/orion-cc-report"
+fi
 for b in "${blist[@]}"; do
   compiler "$b" >/dev/null || exit 2
   if [ ! -d "$bdir/$b/src" ]; then
