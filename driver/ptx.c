@@ -521,11 +521,12 @@ static void reach_body(const ptx_module *m, size_t from, size_t to, unsigned cha
   }
 }
 
-void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out) {
+/* ptx_entry_reach, leaving in want[i] 2 for each .func definition reached. */
+static void reach_all(const ptx_module *m, const ptx_entry *e, ptx_reach *out,
+                      unsigned char *want) {
   memset(out, 0, sizeof *out);
   size_t nf = m->n_funcs;
   /* want: 0 unseen, 1 to scan, 2 scanned */
-  unsigned char *want = drv_xmalloc(nf ? nf : 1);
   memset(want, 0, nf ? nf : 1);
   reach_body(m, e->body_pos + 1, e->body_end, want, out);
   for (int again = 1; again;) {
@@ -537,7 +538,19 @@ void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out) {
         again = 1;
       }
   }
+}
+
+void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out) {
+  unsigned char *want = drv_xmalloc(m->n_funcs ? m->n_funcs : 1);
+  reach_all(m, e, out, want);
   free(want);
+}
+
+void ptx_entry_funcs(const ptx_module *m, const ptx_entry *e, unsigned char *reached) {
+  ptx_reach r;
+  reach_all(m, e, &r, reached);
+  for (size_t i = 0; i < m->n_funcs; i++)
+    reached[i] = reached[i] == 2;
 }
 
 char *ptx_global_string(const ptx_module *m, const char *sym) {

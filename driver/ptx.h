@@ -94,6 +94,9 @@ typedef struct ptx_reach {
   char abi_what[128], dyn_what[128];
 } ptx_reach;
 void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out);
+/* requires reached with m->n_funcs elements (at least 1); sets reached[i]
+ * to 1 for each .func definition e calls, directly or not, else 0. */
+void ptx_entry_funcs(const ptx_module *m, const ptx_entry *e, unsigned char *reached);
 
 /* The bytes of a module-scope `.b8 sym[N] = {...}` initialiser up to the
  * first NUL, as a malloc'd string (ptx_emit_string_global's form, and

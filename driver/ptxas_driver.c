@@ -593,7 +593,7 @@ static int run_versions(run_state *st) {
   if (!first_run(st, &status))
     return status;
   optx_mark_no_gain(optx_cmd_sm(c), res);
-  size_t n_drop = 0;
+  size_t n_drop = optx_rdc_drops(c, &st->m, st->tmp_out, res, st->ed);
   for (size_t i = 0; i < st->m.n_entries; i++) {
     const optx_entry *e = &res->e[i];
     int drop = c->merge && (e->duplicate_of >= 0 || e->no_gain_of >= 0);

@@ -1,6 +1,8 @@
 /* driver/ptxas_versions.c - see ptxas_versions.h. */
 #include "ptxas_versions.h"
 
+#include "orion/cubin.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,51 @@ size_t optx_limit_drops(const optx_cmd *c, const ptx_module *m, ptx_edit *edits,
                            pe->maxnreg, c->maxrregcount);
     n++;
   }
+  return n;
+}
+
+size_t optx_rdc_drops(const optx_cmd *c, const ptx_module *m, const char *cubin, optx_result *res,
+                      ptx_edit *edits) {
+  if (!c->rdc || !m->n_funcs)
+    return 0;
+  orion_cubin *cb = NULL;
+  if (orion_cubin_read_file(cubin, &cb, NULL) != ORION_OK)
+    return 0;
+  /* the register count of each .func of m, as ptxas compiled it (-1: unknown) */
+  int64_t *regs = drv_xmalloc(m->n_funcs * sizeof *regs);
+  for (size_t f = 0; f < m->n_funcs; f++) {
+    regs[f] = -1;
+    for (size_t j = 0; j < orion_cubin_func_count(cb); j++) {
+      orion_cubin_func fn;
+      if (orion_cubin_get_func(cb, j, &fn) == ORION_OK && !fn.is_kernel && fn.name &&
+          strcmp(fn.name, m->funcs[f].name) == 0)
+        regs[f] = fn.regcount;
+    }
+  }
+  unsigned char *reached = drv_xmalloc(m->n_funcs);
+  size_t n = 0;
+  for (size_t i = 0; i < res->n && i < m->n_entries; i++) {
+    optx_entry *e = &res->e[i];
+    if (!e->is_clone || e->maxnreg <= 0 || edits[i].drop)
+      continue;
+    ptx_entry_funcs(m, &m->entries[i], reached);
+    size_t worst = 0;
+    int64_t most = -1;
+    for (size_t f = 0; f < m->n_funcs; f++)
+      if (reached[f] && regs[f] > most)
+        most = regs[f], worst = f;
+    if (most <= e->maxnreg)
+      continue;
+    edits[i].drop = 1;
+    free(e->reason);
+    e->reason = drv_xasprintf("-rdc: calls %s, compiled once with %lld registers, above this "
+                              "version's cap of %d (nvlink refuses the link)",
+                              m->funcs[worst].name, (long long)most, e->maxnreg);
+    n++;
+  }
+  free(reached);
+  free(regs);
+  orion_cubin_free(cb);
   return n;
 }
 

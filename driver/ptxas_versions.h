@@ -42,6 +42,16 @@ int optx_cmd_sm(const optx_cmd *c);
  * m->n_entries elements, zeroed by the caller.  Returns how many. */
 size_t optx_limit_drops(const optx_cmd *c, const ptx_module *m, ptx_edit *edits, char **why);
 
+/* Under -c (relocatable code), each .func is compiled once at its own
+ * register count and nvlink refuses an entry whose cap is below a callee's
+ * ("entry function with max regcount of 32 calls function with regcount of
+ * 224").  Sets edits[i].drop, with the reason, for each capped clone of m
+ * that reaches a .func defined in m with more registers than its cap
+ * (counts read from cubin, the assembled module).  Callees of other
+ * translation units are not known here.  Returns how many. */
+size_t optx_rdc_drops(const optx_cmd *c, const ptx_module *m, const char *cubin, optx_result *res,
+                      ptx_edit *edits);
+
 /* res->e from m and ptxas's figures: names, tags, bounds, block, figures,
  * duplicates.  why (from optx_limit_drops, may be NULL) moves into the
  * entries' reasons. */
