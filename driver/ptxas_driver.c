@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -252,6 +253,8 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   c->output = drv_xstrdup(output ? output : "elf.o");
   if (c->n_inputs != 1)
     c->passthrough = 1;
+  struct stat sb;
+  optx_resolve_jobs(c, c->input && stat(c->input, &sb) == 0 ? (size_t)sb.st_size : 0);
   return 0;
 }
 
@@ -638,9 +641,6 @@ int optx_run(const optx_cmd *c, const char *real, optx_result *res_out) {
     orion_sb_free(&st.text);
     return run_plain(c, real);
   }
-  optx_cmd with_jobs = *c; /* the same command, its default jobs resolved for this module */
-  optx_resolve_jobs(&with_jobs, st.text.len);
-  c = st.c = &with_jobs;
   orion_sb_init(&st.first);
   orion_sb_init(&st.edited);
   int clones = 0;

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Measured with ptxas 13.0 on sm_90 (benchmarks/compile/many_kernels.py and
- * the table in benchmarks/compile/README.md): every --split-compile thread
+/* Measured with ptxas 13.0 on sm_90 (benchmarks/compile/results/
+ * many_kernels.md): every --split-compile thread
  * beyond the first adds about 330 bytes of resident memory per byte of PTX
  * (a 3 MB module: 159 MB with one thread, 1.18 GB with two), so the default
  * is bounded by memory as well as by cores. */

@@ -32,7 +32,7 @@ typedef struct optx_cmd {
   char *report;       /* report path (template expanded), or NULL */
   char *keep_ptx;     /* --orion-keep-ptx path, or NULL */
   int merge;          /* 1 unless --orion-no-merge */
-  int jobs;           /* split-compile threads (0: optx_resolve_jobs decides) */
+  int jobs;           /* split-compile threads (the default resolved by optx_parse_args) */
   optx_spill_policy spill; /* --orion-spill */
   int spill_given;    /* --orion-spill / ORION_PTXAS_SPILL was given */
   int rdc;            /* -c / --compile-only (relocatable) */
@@ -85,8 +85,6 @@ typedef struct optx_result {
 /* Free what res owns; requires res from optx_run (or zeroed); res may be NULL. */
 void optx_result_free(optx_result *res);
 
-/* real ptxas + the user's options + -v [+ --split-compile] + extra +
- * --output-file output + input.  Requires c parsed; v is initialised here. */
 /* The default number of ptxas --split-compile threads for a module of
  * ptx_bytes: one per core (cores), fewer where the threads beyond the first
  * would need more than a quarter of the available memory (avail bytes, -1:
@@ -95,6 +93,8 @@ int optx_auto_jobs(size_t ptx_bytes, long cores, double avail);
 /* requires c->jobs as given (0: the default); sets the default for a
  * module of ptx_bytes. */
 void optx_resolve_jobs(optx_cmd *c, size_t ptx_bytes);
+/* real ptxas + the user's options + -v [+ --split-compile] + extra +
+ * --output-file output + input.  Requires c parsed; v is initialised here. */
 void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
                      const char *input, const char *output);
 /* Print argv to stderr when c asks for --orion-commands; requires argv NULL-terminated. */

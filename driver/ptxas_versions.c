@@ -85,14 +85,15 @@ size_t optx_rdc_drops(const optx_cmd *c, const ptx_module *m, const char *cubin,
     return 0;
   /* the register count of each .func of m, as ptxas compiled it (-1: unknown) */
   int64_t *regs = drv_xmalloc(m->n_funcs * sizeof *regs);
-  for (size_t f = 0; f < m->n_funcs; f++) {
+  for (size_t f = 0; f < m->n_funcs; f++)
     regs[f] = -1;
-    for (size_t j = 0; j < orion_cubin_func_count(cb); j++) {
-      orion_cubin_func fn;
-      if (orion_cubin_get_func(cb, j, &fn) == ORION_OK && !fn.is_kernel && fn.name &&
-          strcmp(fn.name, m->funcs[f].name) == 0)
+  for (size_t j = 0; j < orion_cubin_func_count(cb); j++) {
+    orion_cubin_func fn;
+    if (orion_cubin_get_func(cb, j, &fn) != ORION_OK || fn.is_kernel || !fn.name)
+      continue;
+    for (size_t f = 0; f < m->n_funcs; f++)
+      if (strcmp(fn.name, m->funcs[f].name) == 0)
         regs[f] = fn.regcount;
-    }
   }
   unsigned char *reached = drv_xmalloc(m->n_funcs);
   size_t n = 0;

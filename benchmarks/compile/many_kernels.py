@@ -16,7 +16,6 @@ driver's own choice).  A CPU-time figure: the machine's load matters.
 """
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -41,30 +40,19 @@ def source(n):
 
 
 def run_once(cmd, env):
-    """(wall seconds, peak RSS in MiB of the largest child) of one run of cmd."""
-    r, w = os.pipe()
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:  # measure this child's subtree alone: a fresh process
-        os.close(r)
-        p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        os.write(w, f"{p.returncode} {peak}\n".encode() + p.stderr[-2000:])
-        os._exit(0)
-    os.close(w)
-    data = b""
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        data += chunk
-    os.waitpid(pid, 0)
-    wall = time.monotonic() - t0
-    head, _, err = data.partition(b"\n")
-    rc, peak = (int(x) for x in head.split())
-    if rc != 0:
-        sys.exit(f"many_kernels: {' '.join(cmd)} failed (exit {rc}):\n{err.decode(errors='replace')}")
-    return wall, peak / 1024.0
+    """(wall seconds, peak RSS in MiB of the largest process) of one run of cmd:
+    wait4's resource usage covers the child and every process it waited for."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            err.seek(0)
+            sys.exit(f"many_kernels: {' '.join(cmd)} failed (exit {p.returncode}):\n"
+                     f"{err.read()[-2000:].decode(errors='replace')}")
+    return wall, usage.ru_maxrss / 1024.0
 
 
 def main():

@@ -277,8 +277,7 @@ static long parse_num(const char *s, const char **end) {
 /* Registers (non-zero R/UR/B, then non-PT predicates) in the order the
  * text prints them, and the reuse bits against the operands printed with
  * .reuse.  requires: opbuf the operand text without the branch label. */
-static int check_regs(const orion_sass_insn *inp, char *opbuf) {
-  const orion_sass_insn in = *inp;
+static int check_regs(const orion_sass_insn *in, char *opbuf) {
   /* registers in order */
   tok tk[32];
   int nt = tokens(opbuf, tk, 32);
@@ -290,49 +289,49 @@ static int check_regs(const orion_sass_insn *inp, char *opbuf) {
       while (ti < nt && (tk[ti].file == 100 || zero_reg(tk[ti].file, tk[ti].num) ||
                          is_pred(tk[ti].file) != pass))
         ti++;
-      while (di < in.nregs &&
-             (in.regs[di].field == 0xff || in.regs[di].implicit ||
-              zero_reg(in.regs[di].file, in.regs[di].num) ||
-              is_pred(in.regs[di].file) != pass))
+      while (di < in->nregs &&
+             (in->regs[di].field == 0xff || in->regs[di].implicit ||
+              zero_reg(in->regs[di].file, in->regs[di].num) ||
+              is_pred(in->regs[di].file) != pass))
         di++;
-      if (ti >= nt || di >= in.nregs)
+      if (ti >= nt || di >= in->nregs)
         break;
-      const orion_sass_reg *g = &in.regs[di];
+      const orion_sass_reg *g = &in->regs[di];
       if (tk[ti].file != g->file || tk[ti].num != g->num ||
           (pass && tk[ti].neg != g->neg))
         return FAIL("operand %d: decoded file %u num %u neg %u", di, g->file,
                     g->num, g->neg);
       if (tk[ti].reuse) {
         n_reuse++;
-        if (!g->port || !(in.ctrl.reuse >> (g->port - 1) & 1))
+        if (!g->port || !(in->ctrl.reuse >> (g->port - 1) & 1))
           return FAIL("reuse: operand %d port %u mask 0x%x", di, g->port,
-                      in.ctrl.reuse);
+                      in->ctrl.reuse);
       }
       ti++, di++;
     }
-    if (ti < nt || di < in.nregs)
+    if (ti < nt || di < in->nregs)
       return FAIL("%s operands: %d text / %d decoded left over",
-                  pass ? "predicate" : "register", nt - ti, in.nregs - di);
+                  pass ? "predicate" : "register", nt - ti, in->nregs - di);
   }
   /* every reuse bit belongs to an operand printed with .reuse */
   for (unsigned p = 1; p <= 3; p++) {
-    if (!(in.ctrl.reuse >> (p - 1) & 1))
+    if (!(in->ctrl.reuse >> (p - 1) & 1))
       continue;
     int found = 0;
-    for (unsigned i = 0; i < in.nregs; i++)
-      if (in.regs[i].port == p && !zero_reg(in.regs[i].file, in.regs[i].num))
+    for (unsigned i = 0; i < in->nregs; i++)
+      if (in->regs[i].port == p && !zero_reg(in->regs[i].file, in->regs[i].num))
         found = 1;
     if (!found)
       return FAIL("reuse bit %u without an operand", p);
   }
-  if (in.ctrl.reuse & 8)
+  if (in->ctrl.reuse & 8)
     return FAIL("reuse bit 3 set");
   {
     int nreuse_text = 0, nreuse_bits = 0;
     for (int i = 0; i < nt; i++)
       nreuse_text += tk[i].reuse;
     for (unsigned p = 0; p < 3; p++)
-      nreuse_bits += in.ctrl.reuse >> p & 1;
+      nreuse_bits += in->ctrl.reuse >> p & 1;
     if (nreuse_text != nreuse_bits)
       return FAIL("reuse: %d in text, %d bits", nreuse_text, nreuse_bits);
   }
@@ -341,16 +340,15 @@ static int check_regs(const orion_sass_insn *inp, char *opbuf) {
 }
 
 /* Each register's def/use against nvdisasm's life-range columns. */
-static int check_plr(const insn_rec *r, const orion_sass_insn *inp) {
-  const orion_sass_insn in = *inp;
-  if (in.cls != ORION_SASS_CALL) {
+static int check_plr(const insn_rec *r, const orion_sass_insn *in) {
+  if (in->cls != ORION_SASS_CALL) {
     for (int f = 0; f < 4; f++) {
       size_t cols = strlen(r->plr[f]);
       char mine[300];
       memset(mine, ' ', sizeof mine);
       int limit = f == ORION_SASS_R ? 255 : f == ORION_SASS_UR ? 63 : 7;
-      for (unsigned i = 0; i < in.nregs; i++) {
-        const orion_sass_reg *g = &in.regs[i];
+      for (unsigned i = 0; i < in->nregs; i++) {
+        const orion_sass_reg *g = &in->regs[i];
         if (g->file != f || zero_reg(g->file, g->num))
           continue;
         for (unsigned k = 0; k < g->width; k++) {
@@ -366,8 +364,8 @@ static int check_plr(const insn_rec *r, const orion_sass_insn *inp) {
           mine[n] = d && u ? 'x' : d ? '^' : 'v';
         }
       }
-      if (in.guard != 7 && in.guard_file == f) /* the guard is read */
-        mine[in.guard] = mine[in.guard] == '^' || mine[in.guard] == 'x' ? 'x' : 'v';
+      if (in->guard != 7 && in->guard_file == f) /* the guard is read */
+        mine[in->guard] = mine[in->guard] == '^' || mine[in->guard] == 'x' ? 'x' : 'v';
       for (int n = 0; n < limit; n++) {
         char theirs = (size_t)n < cols ? r->plr[f][n] : ' ';
         int td = theirs == '^' || theirs == 'x', tu = theirs == 'v' || theirs == 'x';
@@ -375,9 +373,9 @@ static int check_plr(const insn_rec *r, const orion_sass_insn *inp) {
         /* A predicated write keeps the old value: nvdisasm may show it as
          * read too.  P2R reads the predicates its mask selects; PR stands
          * for all of them (a superset). */
-        if (in.guard != 7 && md && td && tu && !mu)
+        if (in->guard != 7 && md && td && tu && !mu)
           mu = 1;
-        if (in.op == ORION_SASS_OP_P2R && f == ORION_SASS_P && mu && !tu)
+        if (in->op == ORION_SASS_OP_P2R && f == ORION_SASS_P && mu && !tu)
           tu = 1;
         if (td != md || tu != mu)
           return FAIL("def/use of %s%d: nvdisasm '%c', decoded '%c'",
@@ -393,10 +391,9 @@ static int check_plr(const insn_rec *r, const orion_sass_insn *inp) {
 
 /* The memory and constant-bank operands, and an immediate printed in hex
  * outside brackets, against the text. */
-static int check_mem_imm(const orion_sass_insn *inp, const char *opbuf) {
-  const orion_sass_insn in = *inp;
+static int check_mem_imm(const orion_sass_insn *in, const char *opbuf) {
   /* memory operand */
-  if (in.has_mem) {
+  if (in->has_mem) {
     const char *lb = strrchr(opbuf, '[');
     if (!lb)
       return FAIL("memory operand not in text");
@@ -415,12 +412,12 @@ static int check_mem_imm(const orion_sass_insn *inp, const char *opbuf) {
       const char *e;
       off = parse_num(p, &e);
     }
-    const orion_sass_reg *g = &in.regs[in.mem_base_index];
-    if (g->num != base || off != in.mem_off)
-      return FAIL("memory: decoded [R%u%+d]", g->num, in.mem_off);
+    const orion_sass_reg *g = &in->regs[in->mem_base_index];
+    if (g->num != base || off != in->mem_off)
+      return FAIL("memory: decoded [R%u%+d]", g->num, in->mem_off);
     n_mem_checked++;
   }
-  if (in.has_cbank) {
+  if (in->has_cbank) {
     const char *c = strstr(opbuf, "c[");
     if (!c)
       return FAIL("constant operand not in text");
@@ -436,13 +433,13 @@ static int check_mem_imm(const orion_sass_insn *inp, const char *opbuf) {
         q++;
     }
     long off = *q == ']' ? 0 : parse_num(q, &e);
-    if (bank != in.cbank || off != in.cbank_off)
-      return FAIL("constant: decoded c[0x%x][0x%x]", in.cbank, in.cbank_off);
+    if (bank != in->cbank || off != in->cbank_off)
+      return FAIL("constant: decoded c[0x%x][0x%x]", in->cbank, in->cbank_off);
     n_mem_checked++;
   }
 
   /* immediate, where printed in hex outside brackets */
-  if (in.has_imm) {
+  if (in->has_imm) {
     int depth = 0;
     for (const char *p = opbuf; *p; p++) {
       if (*p == '[')
@@ -453,8 +450,8 @@ static int check_mem_imm(const orion_sass_insn *inp, const char *opbuf) {
                ((p[0] == '0' && p[1] == 'x') || (p[0] == '-' && p[1] == '0' && p[2] == 'x'))) {
         const char *e;
         long v = parse_num(p, &e);
-        if ((uint32_t)v != in.imm)
-          return FAIL("immediate: decoded 0x%x", in.imm);
+        if ((uint32_t)v != in->imm)
+          return FAIL("immediate: decoded 0x%x", in->imm);
         n_imm_checked++;
         break;
       }
