@@ -61,6 +61,8 @@ static int collect(orion_report_row **out) {
     int f = atomic_load(&c->final);
     r->chosen = f >= 0 ? f : c->tuner.best;
     r->max_warps = orion_rt.dev[c->k->dev].max_warps;
+    r->sms = orion_rt.dev[c->k->dev].sms;
+    r->dir = c->tuner.n > 0 ? c->tuner.dir : 0;
     for (int j = 0; j < c->n; j++) {
       orion_report_cand *x = &r->c[j];
       snprintf(x->tag, sizeof x->tag, "%s", c->c[j].tag);
@@ -70,6 +72,8 @@ static int collect(orion_report_row **out) {
       x->median_ms_per_kblock = orion_tuner_median(&c->tuner, j) * 1000;
       x->samples = c->tuner.c[j].n > 0 ? c->tuner.c[j].n : 0;
       x->failed = atomic_load(&c->failed[j]);
+      x->shares_orig = c->c[j].bin == 0;
+      x->risk = c->tuner.n > j ? c->tuner.c[j].risk : 0;
     }
     speedup(c, r);
     r->rechecks = c->tuner.rechecks;

@@ -16,6 +16,8 @@ typedef struct orion_report_cand {
   double median_ms_per_kblock; /* measured, 0 if never timed */
   int samples;
   int failed;      /* launches that failed (the original ran; the version was dropped) */
+  int shares_orig; /* runs the original's binary (a padding version) */
+  double risk;     /* its stake before its first pair (tune.h, step 5) */
 } orion_report_cand;
 
 typedef struct orion_report_row {
@@ -29,6 +31,8 @@ typedef struct orion_report_row {
   orion_report_cand c[ORION_REPORT_MAX_CANDS];
   int orig, chosen;      /* indices into c */
   int max_warps;         /* the SM's warp limit */
+  int sms;               /* the device's SMs */
+  int dir;               /* the walk's first direction (+1 / -1), 0 if not tuned */
   double speedup;        /* original / chosen as measured, 0 if unknown */
   double speedup_ci;     /* its 95 % confidence half-width, 0 if none */
   int speedup_pairs;     /* the paired samples it rests on, 0 if none */

@@ -2,6 +2,7 @@
 """measure.py - run the corpus on a GPU machine and record each kernel's GPU time.
 
     measure.py --pack DIR --out DIR [--runs 3] [--deadline-s S] [--programs a,b]
+               [--modes m,...] [--traces]
 
 DIR (from pack.sh) holds kerntime.so, programs.txt and src/<name>-cuda/ with
 the binaries nvcc, clang and orion and the program's input files.  For each
@@ -28,6 +29,10 @@ run stopped by the deadline leaves whole programs behind:
     choices.csv  program,mode,run,kernel,block,chosen,speedup,iterations,launches
                  (liborionrt's report of adaptive and cached runs)
     fail/        output of each failed run
+    traces/      with --traces: every launch of each off, adaptive and fixed
+                 run, <program>.<mode>.<run>.tsv.gz (trace_compact; fixed:<tag> as fixed_<tag>), and
+                 the runtime's JSON report of each adaptive run,
+                 <program>.adaptive.<run>.json: the input of tunesim
     status.txt   programs done, skipped by the deadline, elapsed time
 Python 3 standard library only.
 """
@@ -87,6 +92,47 @@ def read_trace(path):
     except FileNotFoundError:
         return None, 0
     return per, dropped
+
+
+TRACE_MAX = 200000
+
+
+def trace_compact(src, dst):
+    """requires a KERNTIME_OUT file; writes dst (gzip): '# kernel <i> <name>' lines first, then
+    one '<i> <ns> <blocks> <tag>' line per launch in start order (kernel i = the base
+    kernel; tag: the clone's, or orig), at most TRACE_MAX of them, then '# rest <i> <ns>
+    <launches>' per kernel for the launches left out and '# dropped <n>'"""
+    import gzip
+    rows, dropped = [], 0
+    with open(src) as f:
+        for line in f:
+            if line.startswith('# dropped'):
+                dropped = int(line.split()[2])
+                continue
+            p = line.rstrip('\n').split('\t')
+            if len(p) >= 4 and p[3] != 'kerntime_warm':
+                rows.append((int(p[0]), int(p[1]) - int(p[0]), p[2], p[3]))
+    rows.sort()
+    ids, rest = {}, {}
+    with gzip.open(dst + '.tmp', 'wt') as g:
+        body = []
+        for n, (_, ns, blocks, name) in enumerate(rows):
+            split = benchlib.clone_split(name)
+            base, tag = (split[0], split[1]) if split else (name, 'orig')
+            if base not in ids:
+                ids[base] = len(ids)
+                g.write('# kernel %d %s\n' % (ids[base], base))
+            if n < TRACE_MAX:
+                body.append('%d %d %s %s\n' % (ids[base], ns, blocks, tag))
+            else:
+                r = rest.setdefault(ids[base], [0, 0])
+                r[0] += ns
+                r[1] += 1
+        g.writelines(body)
+        for i, (ns, cnt) in sorted(rest.items()):
+            g.write('# rest %d %d %d\n' % (i, ns, cnt))
+        g.write('# dropped %d\n' % dropped)
+    os.replace(dst + '.tmp', dst)
 
 
 def binary_tags(path):
@@ -179,6 +225,13 @@ class Runner:
         check = check and per is not None
         if not record:
             return check, out, per or {}
+        if self.a.traces and per is not None and (mode in ('off', 'adaptive') or
+                                                  mode.startswith('fixed:')):
+            base = os.path.join(self.a.out, 'traces', '%s.%s.%s' % (prog, mode.replace(':', '_'), run))
+            trace_compact(trace, base + '.tsv.gz')
+            rep = env_extra.get('ORION_REPORT')
+            if mode == 'adaptive' and rep and os.path.exists(rep):
+                shutil.copy(rep, base + '.json')
         tot = sum(v[0] for v in (per or {}).values())
         n = sum(v[1] for v in (per or {}).values())
         self.w.row('runs', prog, mode, run, rc, 'ok' if check else 'fail', '%.3f' % wall, tot, n,
@@ -259,6 +312,8 @@ def main():
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
                     help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed')
+    ap.add_argument('--traces', action='store_true',
+                    help='keep every launch of the off, adaptive and fixed runs (traces/)')
     a = ap.parse_args()
     bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'fixed'}
     if bad:
@@ -272,6 +327,8 @@ def main():
             sys.exit('measure.py: not in programs.txt: ' + ','.join(missing))
         progs = [known[w] for w in want]
     os.makedirs(os.path.join(a.out, 'fail'), exist_ok=True)
+    if a.traces:
+        os.makedirs(os.path.join(a.out, 'traces'), exist_ok=True)
     shutil.copy(os.path.join(a.pack, 'programs.txt'), os.path.join(a.out, 'programs.txt'))
     runner = Runner(a, Writer(a.out))
     t0, done, partial, skipped = time.time(), [], [], []

@@ -58,7 +58,14 @@ done
 fake "$t/pack/src/prog1-cuda/clang" 12000000 PASS
 fake "$t/pack/src/prog2-cuda/clang" 12000000 "check FAILED"
 printf '\0_Z12k__orion_r64Pf\0_Z14k__orion_splitPf\0' >>"$t/pack/src/prog1-cuda/orion"
-python3 "$here/measure.py" --pack "$t/pack" --out "$t/raw" --runs 3 >"$t/measure.log"
+python3 "$here/measure.py" --pack "$t/pack" --out "$t/raw" --runs 3 --traces >"$t/measure.log"
+# traces: kernel j starts first (index 0); k's launch carries the clone's tag
+tr=$(zcat "$t/raw/traces/prog1.fixed_r64.1.tsv.gz")
+[ "$tr" = $'# kernel 0 _Z1jv\n# kernel 1 _Z1kPf\n0 5000000 8 orig\n1 8000000 8 r64\n# dropped 0' ] ||
+  fail "trace of prog1 fixed:r64: $tr"
+[ -f "$t/raw/traces/prog1.adaptive.2.json" ] || fail "no report kept beside the adaptive trace"
+[ -f "$t/raw/traces/prog1.off.0.tsv.gz" ] && [ ! -e "$t/raw/traces/prog1.nvcc.0.tsv.gz" ] ||
+  fail "traces kept for the wrong modes: $(ls "$t/raw/traces")"
 python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
 row() { grep "^$1," "$t/res/$2"; }
 # tags: orig and r64 from the binary, p32 from the report; fixed runs of each

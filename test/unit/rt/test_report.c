@@ -42,6 +42,9 @@ int main(void) {
   }
   r.c[0].pad = 114816;
   r.c[0].failed = 1;
+  r.c[0].shares_orig = r.c[1].shares_orig = 1;
+  r.c[0].risk = 0.25, r.c[2].risk = 0.03;
+  r.sms = 132, r.dir = -1;
   r.orig = 1, r.chosen = 2;
   r.max_warps = 64;
   r.speedup = 1.25;
@@ -49,13 +52,16 @@ int main(void) {
 
   char *js = render(orion_report_json, &r, 1);
   CHECK(js && strstr(js, "{\"tag\":\"p8\",\"warps\":8,\"regs\":128,\"pad\":114816,"
-                         "\"ms_per_kblock\":0,\"samples\":0,\"failed\":1}"),
+                         "\"ms_per_kblock\":0,\"samples\":0,\"failed\":1,\"shares_orig\":1,"
+                         "\"risk\":0.25}"),
         "JSON p8 entry: %s", js ? js : "(null)");
   CHECK(js && strstr(js, "\"tag\":\"r64\",\"warps\":32,\"regs\":64,\"pad\":0,"
-                         "\"ms_per_kblock\":0,\"samples\":3,\"failed\":0}"),
+                         "\"ms_per_kblock\":0,\"samples\":3,\"failed\":0,\"shares_orig\":0,"
+                         "\"risk\":0.03}"),
         "JSON r64 entry: %s", js ? js : "(null)");
   CHECK(js && strstr(js, "\"original\":\"orig\",\"chosen\":\"r64\"") &&
-            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9"),
+            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9,\"sms\":132,"
+                       "\"dir\":-1,"),
         "JSON row: %s", js ? js : "(null)");
   free(js);
 
