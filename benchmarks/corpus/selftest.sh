@@ -6,10 +6,14 @@
 #     write the tracer's file themselves, with known kernel times that
 #     depend on ORION_MODE), checking the computed medians, oracle, ratios,
 #     failed-run detection and the clone-name mapping.
-#   selftest.sh [orion-cc]     (default: the repo's build/bin/orion-cc)
+#  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
+#     a 10 %-slower version never chosen, a kernel whose launches differ
+#     between versions left out.
+#   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cc=${1:-$here/../../build/bin/orion-cc}
+tunesim=${2:-$(dirname "$cc")/tunesim}
 t=$(mktemp -d)
 if [ -n "${KEEP:-}" ]; then echo "selftest: keeping $t" >&2; else trap 'rm -rf "$t"' EXIT; fi
 fail() { echo "selftest: FAIL: $*" >&2; exit 1; }
@@ -86,4 +90,40 @@ grep '^prog2,' "$t/raw/runs.csv" >>"$t/raw2/runs.csv"; grep '^prog2,' "$t/raw/ke
 for f in runs kernels; do grep -v '^prog2,' "$t/raw/$f.csv" >"$t/x" && mv "$t/x" "$t/raw/$f.csv"; done
 python3 "$here/analyze.py" "$t/raw" "$t/raw2" --out "$t/res2" >/dev/null
 cmp -s "$t/res/programs.csv" "$t/res2/programs.csv" || fail "two raw dirs: $(diff "$t/res/programs.csv" "$t/res2/programs.csv")"
+# 3. replays: program p, kernel _Z1av (orig 1 ms a launch, r64 0.8 ms, p32
+#    1.1 ms), 200 launches of 1000 blocks, 0.5 % noise; kernel _Z1bv has 3
+#    launches on orig and 4 on r64: not replayed
+mkdir -p "$t/tr/traces"
+python3 - "$t/tr/traces" <<'PY'
+import gzip, json, random, sys
+d = sys.argv[1]
+random.seed(7)
+speed = {'orig': 1.0, 'r64': 0.8, 'p32': 1.1}
+vers = [dict(tag='p32', warps=32, regs=40, pad=4096, shares_orig=1, risk=0.5),
+        dict(tag='orig', warps=64, regs=40, pad=0, shares_orig=1, risk=0.25),
+        dict(tag='r64', warps=64, regs=32, pad=0, shares_orig=0, risk=0.03)]
+for r in (0, 1):
+    rep = dict(configs=[dict(kernel=k, block=[256, 1, 1], source='tuned', original='orig',
+                             dir=1, sms=132, versions=vers) for k in ('_Z1av', '_Z1bv')])
+    json.dump(rep, open('%s/p.adaptive.%d.json' % (d, r), 'w'))
+    for mode, tag in (('off', 'orig'), ('fixed_orig', 'orig'), ('fixed_r64', 'r64'),
+                      ('fixed_p32', 'p32'), ('adaptive', 'orig')):
+        with gzip.open('%s/p.%s.%d.tsv.gz' % (d, mode, r), 'wt') as f:
+            f.write('# kernel 0 _Z1av\n# kernel 1 _Z1bv\n')
+            for i in range(200):
+                f.write('0 %d 1000 %s\n' % (1e6 * speed[tag] * random.gauss(1, 0.005), tag))
+            for i in range(4 if tag == 'r64' else 3):
+                f.write('1 1000 8 orig\n')
+            f.write('# dropped 0\n')
+PY
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/sim" >"$t/sim.log" ||
+  fail "tunesim.py: $(cat "$t/sim.log")"
+k=$(grep '^p,_Z1av,' "$t/sim/kernels.csv") || fail "no replay of _Z1av: $(cat "$t/sim/kernels.csv")"
+IFS=, read -r _ _ launches orig best _ sim _ _ captured chosen _ <<<"$k"
+[ "$launches" = 200 ] && [ "$best" = r64 ] || fail "replay of _Z1av: $k"
+[ "$chosen" = "r64 r64 r64 r64" ] || fail "replays chose '$chosen', want r64 in all four: $k"
+python3 -c "import sys; sys.exit(not (float('$captured') >= 0.8 and float('$sim') < float('$orig')))" ||
+  fail "r64's win not kept: $k"
+grep -q '^p,_Z1bv,' "$t/sim/kernels.csv" && fail "_Z1bv replayed although its launches differ"
+grep -q 'Replayed/orig <= 1.01 per program: 1 of 1' "$t/sim/tunesim.md" || fail "$(cat "$t/sim/tunesim.md")"
 echo "selftest: ok"
