@@ -33,7 +33,7 @@ static char *gain(const adv_config *c) {
 
 static int confirmed(const adv_config *c) {
   if (is_source(c, "cached"))
-    return 1; /* the cache holds confirmed choices only */
+    return 1; /* the cache's decisions are confirmed choices */
   return c->confirmed >= 0 ? c->confirmed : c->rechecks >= ADV_CONFIRM_RECHECKS;
 }
 
@@ -54,7 +54,7 @@ static adv_decision judge(const adv_config *c) {
   else if (is_source(c, "exhaustive"))
     d.why = drv_xasprintf("%s is ORION_MODE=exhaustive's fastest median, not paired evidence",
                           c->chosen);
-  else if (!is_source(c, "tuned") && !is_source(c, "cached"))
+  else if (!is_source(c, "tuned") && !is_source(c, "cached") && !is_source(c, "tentative"))
     d.why = drv_xasprintf("%s is not a tuned decision (source %s)", c->chosen, c->source);
   else if (!confirmed(c))
     d.why = drv_xasprintf("%s (%s) is not confirmed: %d of %d re-check pairs", c->chosen, g,

@@ -19,10 +19,11 @@
  *      versions and ptxas's registers), a run report (ORION_REPORT JSON: per
  *      kernel and launch configuration the chosen version, its registers,
  *      warps, padding and the measured speedup with its 95 % half-width,
- *      paired samples, re-checks and source) and the decision cache (only
- *      confirmed choices are ever written there).
+ *      paired samples, re-checks and source) and the decision cache (its
+ *      confirmed entries are decisions; a tentative entry reads as a tuned
+ *      choice short of its re-checks, an open one as unsettled tuning).
  *   3. decide (advice.c): a configuration's choice is advised only when it
- *      is confirmed: source "tuned" with at least ADV_CONFIRM_RECHECKS
+ *      is confirmed: source "tuned" (or "tentative") with at least ADV_CONFIRM_RECHECKS
  *      re-check pairs (the runtime's own confirmation rule) or "cached"
  *      (a confirmed choice of an earlier run), and, where the speedup has a
  *      confidence interval, its lower 95 % bound above 1.  A kernel gets an

@@ -210,7 +210,14 @@ int adv_load_cache(adv_reports *r, const char *path, char **err) {
     adv_config *x = new_config(r, e->kernel, path);
     x->bx = e->bx, x->by = e->by, x->bz = e->bz;
     x->shmem = e->shmem;
-    x->source = drv_xstrdup("cached");
+    /* a decision; a tentative choice is a tuned one short of its re-checks;
+     * an open entry, tuning that had not settled */
+    x->source = drv_xstrdup(e->state == ORION_CACHE_CONFIRMED   ? "cached"
+                            : e->state == ORION_CACHE_TENTATIVE ? "tuned"
+                                                                : "tuning");
+    x->rechecks = e->checks;
+    if (e->state == ORION_CACHE_TENTATIVE)
+      x->confirmed = 0;
     copy_tag(x->chosen, e->tag);
     copy_tag(x->original, "orig");
     x->speedup = e->speedup;

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HEADER "# orion decision cache 1\n"
+#define HEADER "# orion decision cache 2\n"
+
+static const char *const state_names[] = {"confirmed", "tentative", "open"};
 
 static int same_key(const orion_cache_entry *a, const orion_cache_entry *b) {
   return a->module == b->module && a->driver == b->driver && a->bx == b->bx && a->by == b->by &&
@@ -65,23 +67,46 @@ static int valid_field(const char *s) {
 int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n) {
   if (!valid_field(e->gpu) || !valid_field(e->kernel) || !valid_field(e->tag))
     return -1;
-  int w = snprintf(buf, n, "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d\n", e->module, e->gpu,
-                   e->driver, e->kernel, e->bx, e->by, e->bz, e->shmem, e->tag, e->speedup,
-                   e->iterations);
+  if (e->state < ORION_CACHE_CONFIRMED || e->state > ORION_CACHE_OPEN)
+    return -1;
+  int w = snprintf(buf, n, "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d %s %d %.6g %.6g %.6g %.6g\n",
+                   e->module, e->gpu, e->driver, e->kernel, e->bx, e->by, e->bz, e->shmem, e->tag,
+                   e->speedup, e->iterations, state_names[e->state], e->checks, e->rc_sum,
+                   e->rc_sumsq, e->credit_ms, e->loss_ms);
   return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
-/* Parse one line (NUL-terminated, no newline). */
+/* The fields of format 2 after the first nine (rest: NUL-terminated); 0,
+ * or -1 when malformed. */
+static int parse_tail(const char *rest, orion_cache_entry *e) {
+  char state[16], extra[2];
+  int used = 0;
+  if (sscanf(rest, "%15s %d %lf %lf %lf %lf %n%1s", state, &e->checks, &e->rc_sum, &e->rc_sumsq,
+             &e->credit_ms, &e->loss_ms, &used, extra) != 6)
+    return -1;
+  e->state = -1;
+  for (int i = ORION_CACHE_CONFIRMED; i <= ORION_CACHE_OPEN; i++)
+    if (!strcmp(state, state_names[i]))
+      e->state = i;
+  if (e->state < 0 || e->checks < 0 || e->checks > 1000000 || !(e->rc_sumsq >= 0) ||
+      !(e->rc_sum > -1e6 && e->rc_sum < 1e6) || !(e->rc_sumsq < 1e12) ||
+      !(e->credit_ms >= 0 && e->credit_ms < 1e15) || !(e->loss_ms > -1e15 && e->loss_ms < 1e15))
+    return -1;
+  return 0;
+}
+
+/* Parse one line (NUL-terminated, no newline), of format 1 or 2. */
 static int parse_line(const char *line, orion_cache_entry *e) {
   memset(e, 0, sizeof *e);
   char gpu[ORION_CACHE_GPU_MAX], kernel[ORION_CACHE_NAME_MAX], tag[ORION_CACHE_TAG_MAX],
       extra[2];
   int used = 0;
   /* Field widths are the buffer sizes minus one. */
-  if (sscanf(line, "%llx %127s %d %511s %ux%ux%u %llu %15s %lf %d %n%1s", &e->module, gpu,
-             &e->driver, kernel, &e->bx, &e->by, &e->bz, &e->shmem, tag, &e->speedup,
-             &e->iterations, &used, extra) != 11)
-    return -1;
+  int k = sscanf(line, "%llx %127s %d %511s %ux%ux%u %llu %15s %lf %d %n%1s", &e->module, gpu,
+                 &e->driver, kernel, &e->bx, &e->by, &e->bz, &e->shmem, tag, &e->speedup,
+                 &e->iterations, &used, extra);
+  if (k < 11 || !used || (k == 12 && parse_tail(line + used, e) != 0))
+    return -1; /* k == 11: format 1, a confirmed decision */
   if (strlen(gpu) >= sizeof gpu - 1 || strlen(kernel) >= sizeof kernel - 1 ||
       strlen(tag) >= sizeof tag - 1)
     return -1; /* possibly cut */

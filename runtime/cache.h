@@ -1,13 +1,27 @@
-/* cache.h - the runtime's decision cache: what tuning chose, remembered
- * across runs so a second run starts on the tuned versions.
+/* cache.h - the runtime's decision cache: what tuning found, remembered
+ * across runs so later runs start where earlier ones stopped.
  *
- * One text line per decision; the key is (module, GPU, driver, kernel,
- * block shape, dynamic shared memory), where module is a hash of the
- * program's fatbinary, so a rebuilt program, another GPU or another driver
- * tunes afresh:
+ * One text line per launch configuration; the key is (module, GPU, driver,
+ * kernel, block shape, dynamic shared memory), where module is a hash of
+ * the program's fatbinary, so a rebuilt program, another GPU or another
+ * driver tunes afresh:
  *
- *   # orion decision cache 1
+ *   # orion decision cache 2
  *   <module hex> <gpu> <driver> <kernel> <bx>x<by>x<bz> <shmem> <tag> <speedup> <iterations>
+ *   <state> <checks> <rc_sum> <rc_sumsq> <credit_ms> <loss_ms>
+ *
+ * (one line).  state: `confirmed`, a decision (the original, or a choice
+ * that passed its re-checks); `tentative`, a choice tuning settled on whose
+ * re-checks are not all in (checks of them so far, their log-ratios'
+ * sum and sum of squares): evidence, which the next run re-checks at once;
+ * `open`, tuning had not settled (checks: in how many runs; after
+ * ORION_CACHE_OPEN_RUNS of them the original becomes the decision, so a
+ * kernel with too few launches to settle stops paying for trials).
+ * credit_ms and loss_ms: the GPU time the
+ * configuration ran while tuned or re-checked, and what tuning lost
+ * against the original, over all runs so far (the budget of tune.h, step
+ * 5, carried from run to run).  Lines of format 1 (the first nine fields)
+ * read as confirmed with no credit.
  *
  * GPU names have their spaces replaced by '_'.  Malformed lines are skipped
  * (and reported through *bad_line); saving rewrites the file without them.
@@ -34,7 +48,14 @@ typedef struct orion_cache_entry {
   char tag[ORION_CACHE_TAG_MAX]; /* the chosen version */
   double speedup;                /* over the original, as measured */
   int iterations;                /* tuning launches it took */
+  int state;                     /* ORION_CACHE_CONFIRMED, _TENTATIVE or _OPEN */
+  int checks;                    /* re-check pairs the choice passed */
+  double rc_sum, rc_sumsq;       /* their log-ratios' sum and sum of squares */
+  double credit_ms, loss_ms;     /* the budget carried over (cache.h's header) */
 } orion_cache_entry;
+
+enum { ORION_CACHE_CONFIRMED, ORION_CACHE_TENTATIVE, ORION_CACHE_OPEN };
+#define ORION_CACHE_OPEN_RUNS 3
 
 typedef struct orion_cache {
   orion_cache_entry *e;

@@ -5,7 +5,8 @@
  * original with its dynamic shared memory raised so only the target number
  * of blocks fits.  ORION_MODE picks how the choice is made: adaptive
  * (tune.c), exhaustive, static (the compiler's prediction), fixed:<tag>; a
- * cached decision wins.  Adaptive mode leaves out the clones another
+ * cached decision wins, a cached tentative choice is re-checked at once,
+ * and the budget earlier runs left carries over (cache.h).  Adaptive mode leaves out the clones another
  * candidate dominates in registers and warps (plan.h: Pareto pruning).
  * Also the decision cache's key: the module's hash, the GPU, the driver,
  * the kernel and the configuration. */
@@ -425,18 +426,21 @@ static int choose_static(rt_config *c) {
   return c->orig;
 }
 
-/* The cached decision for c (adaptive mode), or -1. */
-static int cached(rt_config *c) {
+/* The cache's entry for c (adaptive mode), or NULL; it also gives c the
+ * budget earlier runs carried (cache.h). */
+static const orion_cache_entry *cached(rt_config *c) {
   if (orion_rt.mode != MODE_ADAPTIVE)
-    return -1;
+    return NULL;
   cache_load();
   orion_cache_entry key;
   orion_rt_cache_key(c, &key);
   const orion_cache_entry *e = orion_cache_find(&orion_rt.cache, &key);
-  int i = e ? find_tag(c, e->tag) : -1;
-  if (i >= 0)
-    c->cached_speedup = e->speedup;
-  return i;
+  if (e) {
+    c->prev_credit_ms = e->credit_ms;
+    c->prev_loss_ms = e->loss_ms;
+    c->prev_open_runs = e->state == ORION_CACHE_OPEN ? e->checks : 0;
+  }
+  return e;
 }
 
 /* Adaptive and exhaustive modes: the tuner started toward the
@@ -467,11 +471,16 @@ static int start_tuning(rt_config *c) {
     orion_tuner_set_risk(&c->tuner, i,
                          orion_plan_risk(c->c[i].bin == 0, o->warps, c->c[i].warps,
                                          k->bin[o->bin].local, k->bin[c->c[i].bin].local));
-  int hit = cached(c);
+  const orion_cache_entry *e = cached(c);
+  int hit = e && e->state != ORION_CACHE_OPEN ? find_tag(c, e->tag) : -1;
   if (hit >= 0) {
-    c->source = "cached";
-    orion_tuner_settle_on(&c->tuner, hit);
-    atomic_store(&c->next_check, orion_plan_recheck_gap(0, orion_rt.recheck));
+    /* a decision: re-checked after 8 launches; a tentative choice: at
+     * once, after one launch that warms its binary */
+    int tentative = e->state == ORION_CACHE_TENTATIVE && hit != c->orig;
+    c->source = tentative ? "tentative" : "cached";
+    c->cached_speedup = e->speedup;
+    orion_tuner_settle_checked(&c->tuner, hit, e->checks, e->rc_sum, e->rc_sumsq);
+    atomic_store(&c->next_check, tentative ? 2 : orion_plan_recheck_gap(0, orion_rt.recheck));
     return hit;
   }
   if (orion_rt.debug && dir != predicted)

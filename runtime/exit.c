@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "orion/outfile.h"
+#include "plan.h"
 #include "report.h"
 
 #define ORION_EXPORT __attribute__((visibility("default")))
@@ -113,32 +114,52 @@ static void write_report(void) {
   free(rows);
 }
 
-/* The decisions worth remembering (tune.h, step 7): adaptive mode's
- * original, and a choice other than the original once re-checks confirmed
- * it; a cached choice that a re-check reverted is replaced by the
- * original. */
+/* What a configuration that adaptive mode tuned leaves to later runs
+ * (cache.h): a decision (the original, or a choice re-checks confirmed; a
+ * choice a re-check reverted is replaced by the original), a tentative
+ * choice (settled on, its re-checks not all in: the evidence so far), or
+ * an open walk (the original, once walks stayed open in
+ * ORION_CACHE_OPEN_RUNS runs); and the budget: the GPU time it ran and what tuning lost,
+ * added to what earlier runs carried.  c->mu held; 0 when there is none. */
+static int cache_entry(rt_config *c, orion_cache_entry *e) {
+  const char *s = c->source;
+  if (strcmp(s, "tuning") && strcmp(s, "tuned") && strcmp(s, "reverted") && strcmp(s, "cached") &&
+      strcmp(s, "tentative"))
+    return 0;
+  int f = atomic_load(&c->final);
+  orion_rt_cache_key(c, e);
+  int open_runs;
+  e->state = orion_plan_carry(f >= 0, f == c->orig, orion_tuner_confirmed(&c->tuner),
+                              c->prev_open_runs, &open_runs);
+  int tag = f < 0 ? c->orig : f;
+  snprintf(e->tag, sizeof e->tag, "%s", c->c[tag].tag);
+  double sp = 1.0, half;
+  int pairs;
+  if (tag != c->orig && !orion_tuner_estimate(&c->tuner, tag, &sp, &half, &pairs))
+    sp = c->cached_speedup > 0 ? c->cached_speedup : 1.0;
+  e->speedup = sp;
+  e->iterations = c->iterations;
+  const orion_tune_stats *rc = &c->tuner.c[tag].rc;
+  e->checks = e->state == ORION_CACHE_OPEN ? open_runs : tag != c->orig ? rc->n : 0;
+  e->rc_sum = tag != c->orig ? rc->sum : 0;
+  e->rc_sumsq = tag != c->orig ? rc->sumsq : 0;
+  int n = atomic_load(&c->timed_n);
+  double ran = n > 0 ? (double)atomic_load(&c->launches) * (double)atomic_load(&c->timed_ns) / n
+                     : 0;
+  e->credit_ms = c->prev_credit_ms + ran * 1e-6;
+  e->loss_ms = c->prev_loss_ms + orion_tuner_loss(&c->tuner);
+  return 1;
+}
+
 static void save_cache(void) {
   if (!orion_rt.cache_path[0] || orion_rt.mode != MODE_ADAPTIVE)
     return;
   orion_cache mine = {0};
   for (rt_config *c = orion_rt.configs; c; c = c->list_next) {
+    orion_cache_entry e;
     pthread_mutex_lock(&c->mu);
-    int f = atomic_load(&c->final);
-    int keep = f >= 0 && orion_tuner_confirmed(&c->tuner) &&
-               (!strcmp(c->source, "tuned") || !strcmp(c->source, "reverted") ||
-                (!strcmp(c->source, "cached") && c->tuner.rechecks));
-    if (keep) {
-      orion_cache_entry e;
-      orion_rt_cache_key(c, &e);
-      snprintf(e.tag, sizeof e.tag, "%s", c->c[f].tag);
-      double sp = 1.0, half;
-      int pairs;
-      if (f != c->orig)
-        orion_tuner_estimate(&c->tuner, f, &sp, &half, &pairs);
-      e.speedup = sp;
-      e.iterations = c->iterations;
+    if (cache_entry(c, &e))
       orion_cache_put(&mine, &e);
-    }
     pthread_mutex_unlock(&c->mu);
   }
   char err[512];

@@ -2,6 +2,8 @@
  * padding and the walk's direction; see plan.h for the reasoning.  Contract: pure functions, no allocation. */
 #include "plan.h"
 
+#include "cache.h"
+
 void orion_plan_pareto(int n, const int *regs, const int *warps, const int *is_clone, int *keep) {
   for (int i = 0; i < n; i++) {
     keep[i] = 1;
@@ -89,4 +91,14 @@ long orion_plan_recheck_gap(int k, long every) {
     return 1L << 62;
   long g = k < 20 ? 8L << k : every;
   return (g < every ? g : every) + (k & 1);
+}
+
+int orion_plan_carry(int settled, int chose_orig, int confirmed, int prev_open, int *open_runs) {
+  *open_runs = 0;
+  if (settled)
+    return chose_orig || confirmed ? ORION_CACHE_CONFIRMED : ORION_CACHE_TENTATIVE;
+  if (prev_open + 1 >= ORION_CACHE_OPEN_RUNS)
+    return ORION_CACHE_CONFIRMED; /* too few launches to settle: the original */
+  *open_runs = prev_open + 1;
+  return ORION_CACHE_OPEN;
 }

@@ -106,6 +106,14 @@ double orion_plan_risk(int pad, int orig_warps, int cand_warps, int orig_local, 
  * next re-check; `every` <= 0: none (a very large gap). */
 long orion_plan_recheck_gap(int k, long every);
 
+/* What a tuned configuration leaves in the decision cache (cache.h), as
+ * its ORION_CACHE_* state: a decision when it settled on the original or
+ * on a confirmed choice, tentative when it settled on another choice, open
+ * while tuning had not settled, and the original's decision once tuning
+ * stayed open in ORION_CACHE_OPEN_RUNS runs (prev_open: the earlier ones).
+ * *open_runs: the count an open entry keeps (else 0). */
+int orion_plan_carry(int settled, int chose_orig, int confirmed, int prev_open, int *open_runs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,8 +25,8 @@ typedef struct orion_report_row {
   unsigned bx, by, bz;
   unsigned long long shmem;
   const char *mode;      /* adaptive, exhaustive, static, fixed */
-  const char *source;    /* tuned, tuning, cached, reverted, static, fixed, single, invalid,
-                            untimed */
+  const char *source;    /* tuned, tuning, cached, tentative (a cached choice not yet
+                            confirmed), reverted, static, fixed, single, invalid, untimed */
   int n;
   orion_report_cand c[ORION_REPORT_MAX_CANDS];
   int orig, chosen;      /* indices into c */

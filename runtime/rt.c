@@ -435,7 +435,8 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
 
 /* The budget of tune.h, step 5, in ms: ORION_BUDGET of the GPU time the
  * program's tuned configurations have run (each one's launches times its
- * mean timed launch) less what tuning lost in all of them.  *ahead: the
+ * mean timed launch, plus what earlier runs carried in the cache) less
+ * what tuning lost in all of them, in this run and those.  *ahead: the
  * stakes of the trials other configurations wait with that are smaller
  * than `need` (ms).  Lock-free: configurations are never freed and only
  * appended. */
@@ -448,6 +449,8 @@ static double budget_ms(const rt_config *self, double need, double *ahead) {
       credit += (double)atomic_load_explicit(&x->launches, memory_order_relaxed) *
                 (double)atomic_load_explicit(&x->timed_ns, memory_order_relaxed) / n;
     loss += (double)atomic_load_explicit(&x->loss_ns, memory_order_relaxed);
+    credit += x->prev_credit_ms * 1e6; /* set before x was listed */
+    loss += x->prev_loss_ms * 1e6;
     double w = 1e-6 * (double)atomic_load_explicit(&x->wait_ns, memory_order_relaxed);
     if (x != self && w > 0 && w < need)
       *ahead += w;

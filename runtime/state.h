@@ -83,6 +83,8 @@ typedef struct rt_config {
   long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
   double cached_speedup;
+  double prev_credit_ms, prev_loss_ms; /* the budget earlier runs carried (cache.h) */
+  int prev_open_runs;                  /* earlier runs that left tuning open (cache.h) */
   int valid;   /* block shape and dynamic smem within the plain launch's limits */
   int checked; /* adaptive: a choice other than the original is re-checked */
   int rechecks_seen; /* re-check verdicts ORION_DEBUG has printed */

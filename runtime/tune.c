@@ -399,6 +399,17 @@ void orion_tuner_settle_on(orion_tuner *t, int cand) {
   t->phase = PH_DONE;
 }
 
+void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq) {
+  orion_tuner_settle_on(t, cand);
+  if (t->final == t->orig || checks <= 0)
+    return;
+  orion_tune_stats *rc = &t->c[t->final].rc;
+  rc->n = checks, rc->sum = sum, rc->sumsq = sumsq;
+  t->rechecks = checks;
+  for (int i = 0; i < ORION_TUNE_WINDOW && i < checks; i++)
+    t->window[i] = sum / checks;
+}
+
 int orion_tuner_next(const orion_tuner *t) {
   switch (t->phase) {
   case PH_DONE:

@@ -69,7 +69,8 @@
  *      few launches (ten launches of a kernel whose clones are all slower:
  *      every trial launch is pure loss).  So the caller keeps a budget, a
  *      small fraction of the GPU time the program has run so far minus
- *      what tuning has lost, and starts a trial launch only when the budget
+ *      what tuning has lost (with a decision cache: in this run and the
+ *      earlier ones), and starts a trial launch only when the budget
  *      covers its stake: the risk of the candidate (a prior the caller
  *      sets from what the compiler left, spills and occupancy; once paired,
  *      its worst measured pair) times the original's time for the launch.
@@ -88,8 +89,12 @@
  *      half the margin (m > ln(1 - margin / 2)), the choice reverts to the
  *      original for good.  After confirm_pairs (3) re-check pairs without a
  *      revert the choice is confirmed (orion_tuner_confirmed): only a
- *      confirmed choice is worth caching.  A cached choice starts settled
- *      (orion_tuner_settle_on) and is re-checked the same way.
+ *      confirmed choice is a decision worth caching.  A cached choice
+ *      starts settled (orion_tuner_settle_on) and is re-checked the same
+ *      way.  A choice tuning settled on before its re-checks were all in
+ *      is carried to the next run as evidence, with the pairs it has
+ *      (orion_tuner_settle_checked): re-checked there at once, confirmed
+ *      once it has confirm_pairs pairs in all.
  *   8. the caller may mark a candidate that would run exactly as the
  *      original (orion_tuner_same: a padding version whose limit never
  *      binds: never tested), and skip one a model predicts much slower
@@ -199,6 +204,11 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
 /* Settle at once on `cand` (a cached decision): no tuning, re-checks as
  * for a choice tuning made. */
 void orion_tuner_settle_on(orion_tuner *t, int cand);
+/* Settle on `cand` with the re-check pairs earlier runs took of it (a
+ * cached choice not yet confirmed: `checks` pairs, their log-ratios' sum
+ * and sum of squares): they count toward confirmation and the revert rule
+ * of step 7 (the window holds their mean).  requires checks >= 0. */
+void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq);
 
 /* The candidate to launch now; when settled, the final choice. */
 int orion_tuner_next(const orion_tuner *t);
@@ -214,7 +224,7 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
  * else 0.  Until it ends the tuner is not settled. */
 int orion_tuner_recheck(orion_tuner *t);
 /* 1 when the choice is the original, or has passed confirm_pairs re-check
- * pairs without a revert. */
+ * pairs without a revert (counting those of orion_tuner_settle_checked). */
 int orion_tuner_confirmed(const orion_tuner *t);
 
 /* The walk's next candidate `cand` is predicted much slower: a loss

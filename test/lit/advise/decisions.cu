@@ -22,8 +22,10 @@
 // RUNREPORT:  {"kernel":"_Z7inexactPf","block":[256,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"r72","chosen_regs":72,"chosen_warps":24,"max_warps":64,"speedup":1.05,"speedup_ci95":0.01,"speedup_pairs":12,"rechecks":3,"versions":[{"tag":"orig","warps":16,"regs":120,"pad":0}]}
 // RUNREPORT:  ,{"kernel":"byname(float*)","block":[128,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"r48","chosen_regs":48,"chosen_warps":40,"max_warps":64,"speedup":1.3,"speedup_ci95":0.05,"speedup_pairs":7,"rechecks":3,"versions":[]}
 // RUNREPORT: ]}
-// CACHE: # orion decision cache 1
+// CACHE: # orion decision cache 2
 // CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z6cachedPf 256x1x1 0 r64 1.0700 30
+// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z9tentativePf 256x1x1 0 r64 1.0600 20 tentative 2 -0.1 0.006 40 -1
+// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z4openPf 256x1x1 0 orig 1 9 open 0 0 0 3 0.01
 
 // CHECK: decisions.cu:[[#@LINE+2]]:17: note: 'unconfirmed' at 256x1x1 threads, 0 B dynamic shared memory: r64 (1.080 ±0.010 n=8) is not confirmed: 1 of 3 re-check pairs
 // CHECK-NEXT: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'unconfirmed': nothing advised: no confirmed choice other than the original
@@ -48,6 +50,12 @@ __global__ void padded(float *a) { a[threadIdx.x] += 1; }
 __global__ void inexact(float *a) { a[threadIdx.x] += 1; }
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'cached': Orion chose r64, 1.070, confirmed by an earlier run (decision cache); 64 registers: write __launch_bounds__(256, 4) (4 blocks/SM of 256 threads, ptxas's limit is exactly these registers; launches over 256 threads would fail), or __maxnreg__(64)
 __global__ void cached(float *a) { a[threadIdx.x] += 1; }
+// Cache entries that are not decisions: a tentative choice, an open walk.
+// CHECK: note: 'tentative' at 256x1x1 threads, 0 B dynamic shared memory: r64 (1.060) is not confirmed: 2 of 3 re-check pairs
+// CHECK-NEXT: note: orion-advise: 'tentative': nothing advised
+__global__ void tentative(float *a) { a[threadIdx.x] += 1; }
+// CHECK: note: orion-advise: 'open': nothing advised
+__global__ void open(float *a) { a[threadIdx.x] += 1; }
 // A report that names kernels demangled: matched by the identifier.
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'byname': Orion chose r48, 1.300 ±0.050 n=7, confirmed by 3 re-checks; 48 registers: write __launch_bounds__(128, 10) (10 blocks/SM of 128 threads, ptxas's limit is exactly these registers
 __global__ void byname(float *a) { a[threadIdx.x] += 1; }
@@ -73,5 +81,7 @@ void run(float *a) {
   padded<<<1, 256>>>(a);
   inexact<<<1, 256>>>(a);
   cached<<<1, 256>>>(a);
+  tentative<<<1, 256>>>(a);
+  open<<<1, 256>>>(a);
   byname<<<1, 128>>>(a);
 }

@@ -26,6 +26,47 @@ static orion_cache_entry entry(const char *kernel, unsigned bx, const char *tag)
   return e;
 }
 
+/* Lines of both formats: malformed ones counted, the first reported,
+ * skipped. */
+static void test_parse(void) {
+  static const char text[] = "# orion decision cache 1\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 256x1x1 0 r80 1.1 3\n"
+                             "garbage\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 0x1x1 0 r80 1.1 3\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 -1 3\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 1.0 3 extra\n"
+                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 2048x1x1 0 r80 1.0 3\n";
+  orion_cache p = {0};
+  int first = -1, nbad = orion_cache_parse(&p, text, sizeof text - 1, &first);
+  CHECK(nbad == 5 && first == 3 && p.n == 1, "malformed: %d bad, first %d, %zu kept", nbad, first,
+        p.n);
+  CHECK(p.e[0].state == ORION_CACHE_CONFIRMED && p.e[0].credit_ms == 0, "format 1: confirmed");
+  /* Format 2: the six fields after the ninth, all or none. */
+  static const char text2[] =
+      "0 G 1 k 1x1x1 0 r80 1.1 3 open 0 0 0 5.5 0.25\n"
+      "0 G 1 k 2x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0\n"
+      "0 G 1 k 3x1x1 0 r80 1.1 3 maybe 1 -0.1 0.01 1 0\n"        /* unknown state */
+      "0 G 1 k 4x1x1 0 r80 1.1 3 tentative -1 -0.1 0.01 1 0\n"   /* negative count */
+      "0 G 1 k 5x1x1 0 r80 1.1 3 tentative 1 -0.1 -0.01 1 0\n"   /* negative sum of squares */
+      "0 G 1 k 6x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 -1 0\n"   /* negative credit */
+      "0 G 1 k 7x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1\n"      /* a field short */
+      "0 G 1 k 8x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0 x\n"; /* one too many */
+  orion_cache p2 = {0};
+  nbad = orion_cache_parse(&p2, text2, sizeof text2 - 1, &first);
+  CHECK(nbad == 6 && first == 3 && p2.n == 2 && p2.e[0].state == ORION_CACHE_OPEN &&
+            p2.e[0].credit_ms == 5.5 && p2.e[1].state == ORION_CACHE_TENTATIVE &&
+            p2.e[1].checks == 1,
+        "format 2: %d bad, first %d, %zu kept", nbad, first, p2.n);
+  orion_cache_free(&p2);
+  /* A NUL inside a line and a line without newline at the end. */
+  static const char nul[] = "0123456789abcdef G 1 k 1x1x1 0 t 1 1\n0123\0x\n"
+                            "0123456789abcdef G 1 k2 1x1x1 0 t 1 1";
+  orion_cache q = {0};
+  CHECK(orion_cache_parse(&q, nul, sizeof nul - 1, &first) == 1 && q.n == 2, "NUL and last line");
+
+  orion_cache_free(&p), orion_cache_free(&q);
+}
+
 int main(void) {
   char dir[] = "/tmp/orion-cache-test-XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -34,6 +75,8 @@ int main(void) {
 
   orion_cache c = {0};
   orion_cache_entry a = entry("_Z1kPf", 256, "r80"), b = entry("_Z1kPf", 128, "p32");
+  b.state = ORION_CACHE_TENTATIVE, b.checks = 2, b.rc_sum = -0.25, b.rc_sumsq = 0.0325;
+  b.credit_ms = 12.5, b.loss_ms = -3.25;
   CHECK(orion_cache_put(&c, &a) == 0 && orion_cache_put(&c, &b) == 0 && c.n == 2, "put");
   orion_cache_entry a2 = a;
   strcpy(a2.tag, "r64");
@@ -52,6 +95,12 @@ int main(void) {
   const orion_cache_entry *got = orion_cache_find(&r, &b);
   CHECK(got && !strcmp(got->tag, "p32") && got->speedup > 1.2499 && got->iterations == 4,
         "fields survive");
+  CHECK(got && got->state == ORION_CACHE_TENTATIVE && got->checks == 2 && got->rc_sum == -0.25 &&
+            got->rc_sumsq == 0.0325 && got->credit_ms == 12.5 && got->loss_ms == -3.25,
+        "the evidence survives: state %d checks %d sums %g %g credit %g loss %g", got->state,
+        got->checks, got->rc_sum, got->rc_sumsq, got->credit_ms, got->loss_ms);
+  got = orion_cache_find(&r, &a);
+  CHECK(got && got->state == ORION_CACHE_CONFIRMED && got->checks == 0, "a decision");
 
   /* Another process saves its own decision: both are kept. */
   orion_cache other = {0};
@@ -62,23 +111,7 @@ int main(void) {
   orion_cache_load(&r, path, &bad, &first, err, sizeof err);
   CHECK(r.n == 3, "merged: %zu entries", r.n);
 
-  /* Malformed lines: counted, first line number reported, skipped. */
-  static const char text[] = "# orion decision cache 1\n"
-                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 256x1x1 0 r80 1.1 3\n"
-                             "garbage\n"
-                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 0x1x1 0 r80 1.1 3\n"
-                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 -1 3\n"
-                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 64x1x1 0 r80 1.0 3 extra\n"
-                             "0123456789abcdef NVIDIA_H200 13000 _Z1kPf 2048x1x1 0 r80 1.0 3\n";
-  orion_cache p = {0};
-  int nbad = orion_cache_parse(&p, text, sizeof text - 1, &first);
-  CHECK(nbad == 5 && first == 3 && p.n == 1, "malformed: %d bad, first %d, %zu kept", nbad, first,
-        p.n);
-  /* A NUL inside a line and a line without newline at the end. */
-  static const char nul[] = "0123456789abcdef G 1 k 1x1x1 0 t 1 1\n0123\0x\n"
-                            "0123456789abcdef G 1 k2 1x1x1 0 t 1 1";
-  orion_cache q = {0};
-  CHECK(orion_cache_parse(&q, nul, sizeof nul - 1, &first) == 1 && q.n == 2, "NUL and last line");
+  test_parse();
 
   /* A corrupt file on disk is read with its bad lines skipped, and saving
    * rewrites it clean. */
@@ -129,8 +162,7 @@ int main(void) {
   snprintf(deep, sizeof deep, "%s/a/b/decisions", dir);
   CHECK(orion_cache_writable(deep) == 0, "deep path under a writable directory");
 
-  orion_cache_free(&c), orion_cache_free(&r), orion_cache_free(&other), orion_cache_free(&p),
-      orion_cache_free(&q), orion_cache_free(&z);
+  orion_cache_free(&c), orion_cache_free(&r), orion_cache_free(&other), orion_cache_free(&z);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "chmod -R u+w %s && rm -rf %s", dir, dir);
   CHECK(system(cmd) == 0, "cleanup");

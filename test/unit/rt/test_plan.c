@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "cache.h"
 #include "plan.h"
 
 static int same(const int *a, const int *b, int n) {
@@ -11,6 +12,19 @@ static int same(const int *a, const int *b, int n) {
     if (a[i] != b[i])
       return 0;
   return 1;
+}
+
+static void test_carry(void) {
+  /* What the cache keeps: decisions, tentative choices, open walks, and
+   * the original once walks stayed open in three runs. */
+  int open;
+  CHECK(orion_plan_carry(1, 1, 0, 0, &open) == ORION_CACHE_CONFIRMED && open == 0, "original");
+  CHECK(orion_plan_carry(1, 0, 1, 0, &open) == ORION_CACHE_CONFIRMED, "confirmed choice");
+  CHECK(orion_plan_carry(1, 0, 0, 2, &open) == ORION_CACHE_TENTATIVE && open == 0, "tentative");
+  CHECK(orion_plan_carry(0, 1, 1, 0, &open) == ORION_CACHE_OPEN && open == 1, "open once");
+  CHECK(orion_plan_carry(0, 1, 1, 1, &open) == ORION_CACHE_OPEN && open == 2, "open twice");
+  CHECK(orion_plan_carry(0, 1, 1, 2, &open) == ORION_CACHE_CONFIRMED && open == 0,
+        "open a third time: the original");
 }
 
 int main(void) {
@@ -125,5 +139,7 @@ int main(void) {
     CHECK(orion_plan_recheck_gap(k, 64) == gaps[k], "gap %d: %ld", k, orion_plan_recheck_gap(k, 64));
   CHECK(orion_plan_recheck_gap(0, 3) == 3 && orion_plan_recheck_gap(0, 0) > 1000000000L,
         "small or no ORION_RECHECK");
+
+  test_carry();
   return CHECK_DONE();
 }

@@ -322,6 +322,42 @@ static void test_recheck_cached(void) {
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL) == 0 &&
             !orion_tuner_recheck(&t),
         "no re-check while tuning");
+
+  /* Across runs: a tentative choice with two re-check pairs from earlier
+   * runs is confirmed by one more; its evidence joins the estimate. */
+  static const double win10[] = {1.00, 0.90};
+  double l = log(0.9);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
+  CHECK(orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t) && t.rechecks == 2,
+        "carried: settled on 1, not yet confirmed");
+  sim sw = {win10, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sw);
+  g.cold[1] = g.orig_cold = 0;
+  at = rechecks(&g, &t, 1, 8);
+  double sp = 0, half = 0;
+  int pairs = 0;
+  CHECK(at == 0 && orion_tuner_confirmed(&t) && orion_tuner_estimate(&t, 1, &sp, &half, &pairs) &&
+            pairs == 3 && fabs(sp - 1 / 0.9) < 0.02,
+        "carried: confirmed by the third pair, estimate %.3f over %d pairs", sp, pairs);
+  /* A carried choice that no longer wins: the carried pairs say 10 %, the
+   * program now runs it 10 % slower; reverted once the window's mean
+   * shows less than half the margin: (2 ln 0.9 + 3 ln 1.1) / 5 > ln 0.995,
+   * at the third new pair. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
+  sim sl = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &sl);
+  g.cold[1] = g.orig_cold = 0;
+  at = rechecks(&g, &t, 10, 8);
+  CHECK(at == 3 && orion_tuner_next(&t) == 0 && t.reverted, "carried but slower: reverted at %d",
+        at);
+  /* No carried pairs: as settle_on; the original: nothing to re-check. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_checked(&t, 0, 3, 0.1, 0.01);
+  CHECK(orion_tuner_next(&t) == 0 && orion_tuner_confirmed(&t) && t.rechecks == 0 &&
+            !orion_tuner_recheck(&t),
+        "carried original");
 }
 
 static void test_exhaustive(void) {
