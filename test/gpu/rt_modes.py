@@ -10,7 +10,8 @@ For every program (benchmarks/programs, built by orion-cc; each prints
   4. a second adaptive run with a cache file starts on the cached choices
      (every configuration the first run settled on the original, or on
      another version that re-checks confirmed, is "cached" with the same
-     choice in the second run's report);
+     choice in the second run's report; one settled on another version
+     short of its re-checks is "tentative" with that choice, or reverted);
   5. with --timing: exhaustive mode's choice for each kernel is as fast as
      the fastest version timed alone (within --tolerance, default 2 %).
 Exit 0 when everything holds, 1 otherwise, 77 (skipped) without a GPU.
