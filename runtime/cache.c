@@ -67,12 +67,14 @@ static int valid_field(const char *s) {
 int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n) {
   if (!valid_field(e->gpu) || !valid_field(e->kernel) || !valid_field(e->tag))
     return -1;
-  if (e->state < ORION_CACHE_CONFIRMED || e->state > ORION_CACHE_OPEN)
+  const char *walk = e->walk[0] ? e->walk : "-";
+  if (e->state < ORION_CACHE_CONFIRMED || e->state > ORION_CACHE_OPEN || !valid_field(walk))
     return -1;
-  int w = snprintf(buf, n, "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d %s %d %.6g %.6g %.6g %.6g\n",
+  int w = snprintf(buf, n,
+                   "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d %s %d %.6g %.6g %.6g %.6g %s\n",
                    e->module, e->gpu, e->driver, e->kernel, e->bx, e->by, e->bz, e->shmem, e->tag,
                    e->speedup, e->iterations, state_names[e->state], e->checks, e->rc_sum,
-                   e->rc_sumsq, e->credit_ms, e->loss_ms);
+                   e->rc_sumsq, e->credit_ms, e->loss_ms, walk);
   return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
@@ -81,9 +83,10 @@ int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n) {
 static int parse_tail(const char *rest, orion_cache_entry *e) {
   char state[16], extra[2];
   int used = 0;
-  if (sscanf(rest, "%15s %d %lf %lf %lf %lf %n%1s", state, &e->checks, &e->rc_sum, &e->rc_sumsq,
-             &e->credit_ms, &e->loss_ms, &used, extra) != 6)
-    return -1;
+  if (sscanf(rest, "%15s %d %lf %lf %lf %lf %640s %n%1s", state, &e->checks, &e->rc_sum,
+             &e->rc_sumsq, &e->credit_ms, &e->loss_ms, e->walk, &used, extra) != 7 ||
+      strlen(e->walk) >= ORION_CACHE_WALK_MAX)
+    return -1; /* (a walk of the longest length may have been cut) */
   e->state = -1;
   for (int i = ORION_CACHE_CONFIRMED; i <= ORION_CACHE_OPEN; i++)
     if (!strcmp(state, state_names[i]))
@@ -131,7 +134,7 @@ int orion_cache_parse(orion_cache *c, const char *text, size_t len, int *first_b
     lineno++;
     size_t l = j - i;
     if (l > 0 && text[i] != '#') {
-      char line[1024];
+      char line[2048];
       orion_cache_entry e;
       int ok = l < sizeof line && !memchr(text + i, '\0', l);
       if (ok) {
@@ -255,7 +258,7 @@ int orion_cache_save(const orion_cache *c, const char *path, char *err, size_t e
   orion_strbuf text;
   orion_sb_init(&text);
   orion_sb_adds(&text, HEADER);
-  char line[1024];
+  char line[2048];
   for (size_t i = 0; i < merged.n; i++) {
     int l = orion_cache_format(&merged.e[i], line, sizeof line);
     if (l > 0)

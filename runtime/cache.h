@@ -8,15 +8,17 @@
  *
  *   # orion decision cache 2
  *   <module hex> <gpu> <driver> <kernel> <bx>x<by>x<bz> <shmem> <tag> <speedup> <iterations>
- *   <state> <checks> <rc_sum> <rc_sumsq> <credit_ms> <loss_ms>
+ *   <state> <checks> <rc_sum> <rc_sumsq> <credit_ms> <loss_ms> <walk>
  *
  * (one line).  state: `confirmed`, a decision (the original, or a choice
  * that passed its re-checks); `tentative`, a choice tuning settled on whose
  * re-checks are not all in (checks of them so far, their log-ratios'
  * sum and sum of squares): evidence, which the next run re-checks at once;
- * `open`, tuning had not settled (checks: in how many runs; after
- * ORION_CACHE_OPEN_RUNS of them the original becomes the decision, so a
- * kernel with too few launches to settle stops paying for trials).
+ * `open`, tuning had not settled (checks: in how many runs; walk: the
+ * walk's evidence, which the next run goes on from, an opaque token of the
+ * tuner's, `-` for none; after ORION_CACHE_OPEN_RUNS such runs the original
+ * becomes the decision, so a kernel that never settles stops paying for
+ * trials).
  * credit_ms and loss_ms: the GPU time the
  * configuration ran while tuned or re-checked, and what tuning lost
  * against the original, over all runs so far (the budget of tune.h, step
@@ -37,6 +39,7 @@
 #define ORION_CACHE_NAME_MAX 512
 #define ORION_CACHE_GPU_MAX 128
 #define ORION_CACHE_TAG_MAX 16
+#define ORION_CACHE_WALK_MAX 640 /* printable, no spaces */
 
 typedef struct orion_cache_entry {
   unsigned long long module;
@@ -52,10 +55,11 @@ typedef struct orion_cache_entry {
   int checks;                    /* re-check pairs the choice passed */
   double rc_sum, rc_sumsq;       /* their log-ratios' sum and sum of squares */
   double credit_ms, loss_ms;     /* the budget carried over (cache.h's header) */
+  char walk[ORION_CACHE_WALK_MAX + 1]; /* an open walk's evidence, or "-" */
 } orion_cache_entry;
 
 enum { ORION_CACHE_CONFIRMED, ORION_CACHE_TENTATIVE, ORION_CACHE_OPEN };
-#define ORION_CACHE_OPEN_RUNS 3
+#define ORION_CACHE_OPEN_RUNS 5
 
 typedef struct orion_cache {
   orion_cache_entry *e;

@@ -483,6 +483,9 @@ static int start_tuning(rt_config *c) {
     atomic_store(&c->next_check, tentative ? 2 : orion_plan_recheck_gap(0, orion_rt.recheck));
     return hit;
   }
+  if (e && e->state == ORION_CACHE_OPEN && strcmp(e->walk, "-") &&
+      orion_tuner_resume(&c->tuner, e->walk) != 0 && orion_rt.debug)
+    fprintf(stderr, "orion: debug: %s: the cached walk does not fit; tuning afresh\n", k->name);
   if (orion_rt.debug && dir != predicted)
     fprintf(stderr,
             "orion: debug: %s: the walk starts toward %s, the conservative version "

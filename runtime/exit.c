@@ -126,7 +126,8 @@ static int cache_entry(rt_config *c, orion_cache_entry *e) {
   if (strcmp(s, "tuning") && strcmp(s, "tuned") && strcmp(s, "reverted") && strcmp(s, "cached") &&
       strcmp(s, "tentative"))
     return 0;
-  int f = atomic_load(&c->final);
+  /* the tuner's choice: it stays set while a re-check is under way */
+  int f = c->tuner.final >= 0 ? c->tuner.final : atomic_load(&c->final);
   orion_rt_cache_key(c, e);
   int open_runs;
   e->state = orion_plan_carry(f >= 0, f == c->orig, orion_tuner_confirmed(&c->tuner),
@@ -146,6 +147,9 @@ static int cache_entry(rt_config *c, orion_cache_entry *e) {
   int n = atomic_load(&c->timed_n);
   double ran = n > 0 ? (double)atomic_load(&c->launches) * (double)atomic_load(&c->timed_ns) / n
                      : 0;
+  _Static_assert(ORION_TUNE_WALK_MAX < ORION_CACHE_WALK_MAX, "a walk fits the cache");
+  if (e->state != ORION_CACHE_OPEN || orion_tuner_walk_text(&c->tuner, e->walk, sizeof e->walk) < 0)
+    snprintf(e->walk, sizeof e->walk, "-");
   e->credit_ms = c->prev_credit_ms + ran * 1e-6;
   e->loss_ms = c->prev_loss_ms + orion_tuner_loss(&c->tuner);
   return 1;

@@ -5,6 +5,7 @@
 #include "tune.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 enum { PH_WARM, PH_WALK, PH_RECHECK, PH_EXH, PH_DONE };
@@ -452,7 +453,12 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
   }
   if (t->phase == PH_WARM) { /* the original's first launch */
     t->phase = PH_WALK;
-    go_on(t, t->orig);
+    if (t->resumed && t->cur != t->orig && t->c[t->cur].state == C_TESTING)
+      start(t, t->cur); /* an earlier run's test goes on */
+    else if (t->resumed)
+      go_on(t, t->best);
+    else
+      go_on(t, t->orig);
   } else if (cold) {
     t->want_orig = cand != t->base; /* a clone's warm-up: no sample */
   } else {
@@ -486,7 +492,8 @@ int orion_tuner_skip(orion_tuner *t, int cand) {
 
 int orion_tuner_same(orion_tuner *t, int cand) {
   if (t->mode != ORION_TUNE_ADAPTIVE || t->phase == PH_DONE || t->phase == PH_RECHECK ||
-      cand < 0 || cand >= t->n || cand == t->orig || !live(t, cand) || t->c[cand].runs)
+      cand < 0 || cand >= t->n || cand == t->orig || !live(t, cand) || t->c[cand].runs ||
+      t->c[cand].state == C_WON || cand == t->base) /* (a walk resumed with it) */
     return 0;
   int testing = t->phase == PH_WALK && t->cur == cand;
   t->c[cand].state = C_SAME;
@@ -544,3 +551,54 @@ void orion_tuner_wait(orion_tuner *t) {
 }
 
 double orion_tuner_loss(const orion_tuner *t) { return t->loss; }
+
+/* The walk's token (tune.h): "w1,<n>,<cur>,<base>,<dir>,<reversed>,<won_dir>"
+ * then per candidate "/<state>,<base>,<n>,<n1>,<sum>,<sumsq>,<sum1>,<worst>". */
+int orion_tuner_walk_text(const orion_tuner *t, char *buf, size_t n) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || (t->phase != PH_WALK && t->phase != PH_WARM))
+    return -1;
+  int w = snprintf(buf, n, "w1,%d,%d,%d,%d,%d,%d", t->n, t->cur, t->base, t->dir, t->reversed,
+                   t->won_dir);
+  for (int i = 0; i < t->n && w >= 0 && (size_t)w < n; i++) {
+    const orion_tune_cand *c = &t->c[i];
+    /* per-run facts (left out as the original, failed) start afresh */
+    int st = c->state == C_SAME || c->state == C_DROPPED ? C_UNTRIED : c->state;
+    const orion_tune_stats *p = &c->pairs;
+    w += snprintf(buf + w, n - (size_t)w, "/%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g", st, c->base, p->n,
+                  p->n1, p->sum, p->sumsq, p->sum1, c->worst);
+  }
+  return w < 0 || (size_t)w >= n || w > ORION_TUNE_WALK_MAX ? -1 : w;
+}
+
+int orion_tuner_resume(orion_tuner *t, const char *text) {
+  orion_tuner r = *t;
+  int n, used = 0;
+  if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WARM ||
+      sscanf(text, "w1,%d,%d,%d,%d,%d,%d%n", &n, &r.cur, &r.base, &r.dir, &r.reversed, &r.won_dir,
+             &used) != 6 ||
+      n != t->n || r.cur < 0 || r.cur >= n || r.base < 0 || r.base >= n ||
+      (r.dir != 1 && r.dir != -1))
+    return -1;
+  const char *p = text + used;
+  for (int i = 0; i < n; i++) {
+    orion_tune_cand *c = &r.c[i];
+    orion_tune_stats *q = &c->pairs;
+    int st, k = 0;
+    if (sscanf(p, "/%d,%d,%d,%d,%lf,%lf,%lf,%lf%n", &st, &c->base, &q->n, &q->n1, &q->sum,
+               &q->sumsq, &q->sum1, &c->worst, &k) != 8 ||
+        st < C_UNTRIED || st > C_LOST || c->base < 0 || c->base >= n || q->n < 0 ||
+        q->n1 < 0 || q->n1 > q->n || q->n > 1000 || !(q->sumsq >= 0) || !isfinite(q->sum) ||
+        !isfinite(q->sum1) || !isfinite(q->sumsq) || !isfinite(c->worst))
+      return -1;
+    c->state = i == t->orig ? C_UNTRIED : st;
+    p += k;
+  }
+  if (*p || r.c[r.base].state != (r.base == t->orig ? C_UNTRIED : C_WON))
+    return -1;
+  r.best = best_winner(&r);
+  if (r.best != r.base) /* the baseline is the best winner while walking */
+    return -1;
+  r.resumed = 1;
+  *t = r;
+  return 0;
+}

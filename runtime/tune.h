@@ -112,6 +112,8 @@
 #ifndef ORION_RT_TUNE_H
 #define ORION_RT_TUNE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -119,6 +121,7 @@ extern "C" {
 #define ORION_TUNE_MAX_CANDS 8
 #define ORION_TUNE_MAX_SAMPLES 8
 #define ORION_TUNE_WINDOW 6 /* re-check pairs the revert rule looks at */
+#define ORION_TUNE_WALK_MAX 600 /* orion_tuner_walk_text's longest token */
 
 typedef enum orion_tune_mode {
   ORION_TUNE_ADAPTIVE = 0,
@@ -175,6 +178,7 @@ typedef struct orion_tuner {
   int best;      /* the choice if tuning stopped now */
   int reversed;  /* the walk turned round */
   int won_dir;   /* a candidate won in the current direction */
+  int resumed;   /* the walk goes on from an earlier run's (orion_tuner_resume) */
   int final;     /* -1 until settled */
   int launches;  /* launches fed so far (tuning iterations) */
   int tried;     /* distinct candidates launched */
@@ -204,6 +208,19 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
 /* Settle at once on `cand` (a cached decision): no tuning, re-checks as
  * for a choice tuning made. */
 void orion_tuner_settle_on(orion_tuner *t, int cand);
+/* The walk's evidence so far as one token of at most ORION_TUNE_WALK_MAX
+ * printable characters without spaces (the candidate under test, the
+ * baseline, the direction, and each candidate's state and pairs), for a
+ * later run to go on from (orion_tuner_resume).  Returns its length, or
+ * -1 when the tuner is not walking (settled, re-checking, exhaustive). */
+int orion_tuner_walk_text(const orion_tuner *t, char *buf, size_t n);
+/* Go on with the walk `text` describes (orion_tuner_walk_text of a tuner
+ * with the same candidates), right after orion_tuner_init: the pairs of
+ * earlier runs count, the candidate then under test is tested on after
+ * the original's warm-up launch.  Returns 0, or -1 (the tuner unchanged)
+ * when text is malformed or describes other candidates. */
+int orion_tuner_resume(orion_tuner *t, const char *text);
+
 /* Settle on `cand` with the re-check pairs earlier runs took of it (a
  * cached choice not yet confirmed: `checks` pairs, their log-ratios' sum
  * and sum of squares): they count toward confirmation and the revert rule

@@ -43,18 +43,19 @@ static void test_parse(void) {
   CHECK(p.e[0].state == ORION_CACHE_CONFIRMED && p.e[0].credit_ms == 0, "format 1: confirmed");
   /* Format 2: the six fields after the ninth, all or none. */
   static const char text2[] =
-      "0 G 1 k 1x1x1 0 r80 1.1 3 open 0 0 0 5.5 0.25\n"
-      "0 G 1 k 2x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0\n"
-      "0 G 1 k 3x1x1 0 r80 1.1 3 maybe 1 -0.1 0.01 1 0\n"        /* unknown state */
-      "0 G 1 k 4x1x1 0 r80 1.1 3 tentative -1 -0.1 0.01 1 0\n"   /* negative count */
-      "0 G 1 k 5x1x1 0 r80 1.1 3 tentative 1 -0.1 -0.01 1 0\n"   /* negative sum of squares */
-      "0 G 1 k 6x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 -1 0\n"   /* negative credit */
-      "0 G 1 k 7x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1\n"      /* a field short */
-      "0 G 1 k 8x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0 x\n"; /* one too many */
+      "0 G 1 k 1x1x1 0 r80 1.1 3 open 0 0 0 5.5 0.25 w1,2,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0\n"
+      "0 G 1 k 2x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0 -\n"
+      "0 G 1 k 3x1x1 0 r80 1.1 3 maybe 1 -0.1 0.01 1 0 -\n"        /* unknown state */
+      "0 G 1 k 4x1x1 0 r80 1.1 3 tentative -1 -0.1 0.01 1 0 -\n"   /* negative count */
+      "0 G 1 k 5x1x1 0 r80 1.1 3 tentative 1 -0.1 -0.01 1 0 -\n"   /* negative sum of squares */
+      "0 G 1 k 6x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 -1 0 -\n"   /* negative credit */
+      "0 G 1 k 7x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0\n"      /* a field short */
+      "0 G 1 k 8x1x1 0 r80 1.1 3 tentative 1 -0.1 0.01 1 0 - x\n"; /* one too many */
   orion_cache p2 = {0};
   nbad = orion_cache_parse(&p2, text2, sizeof text2 - 1, &first);
   CHECK(nbad == 6 && first == 3 && p2.n == 2 && p2.e[0].state == ORION_CACHE_OPEN &&
-            p2.e[0].credit_ms == 5.5 && p2.e[1].state == ORION_CACHE_TENTATIVE &&
+            p2.e[0].credit_ms == 5.5 && !strncmp(p2.e[0].walk, "w1,2,1,", 7) &&
+            p2.e[1].state == ORION_CACHE_TENTATIVE && !strcmp(p2.e[1].walk, "-") &&
             p2.e[1].checks == 1,
         "format 2: %d bad, first %d, %zu kept", nbad, first, p2.n);
   orion_cache_free(&p2);
@@ -77,6 +78,7 @@ int main(void) {
   orion_cache_entry a = entry("_Z1kPf", 256, "r80"), b = entry("_Z1kPf", 128, "p32");
   b.state = ORION_CACHE_TENTATIVE, b.checks = 2, b.rc_sum = -0.25, b.rc_sumsq = 0.0325;
   b.credit_ms = 12.5, b.loss_ms = -3.25;
+  strcpy(b.walk, "w1,2,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,2,1,-0.2,0.02,-0.1,-0.09");
   CHECK(orion_cache_put(&c, &a) == 0 && orion_cache_put(&c, &b) == 0 && c.n == 2, "put");
   orion_cache_entry a2 = a;
   strcpy(a2.tag, "r64");
@@ -96,7 +98,8 @@ int main(void) {
   CHECK(got && !strcmp(got->tag, "p32") && got->speedup > 1.2499 && got->iterations == 4,
         "fields survive");
   CHECK(got && got->state == ORION_CACHE_TENTATIVE && got->checks == 2 && got->rc_sum == -0.25 &&
-            got->rc_sumsq == 0.0325 && got->credit_ms == 12.5 && got->loss_ms == -3.25,
+            got->rc_sumsq == 0.0325 && got->credit_ms == 12.5 && got->loss_ms == -3.25 &&
+            !strcmp(got->walk, b.walk),
         "the evidence survives: state %d checks %d sums %g %g credit %g loss %g", got->state,
         got->checks, got->rc_sum, got->rc_sumsq, got->credit_ms, got->loss_ms);
   got = orion_cache_find(&r, &a);

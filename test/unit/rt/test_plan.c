@@ -16,15 +16,16 @@ static int same(const int *a, const int *b, int n) {
 
 static void test_carry(void) {
   /* What the cache keeps: decisions, tentative choices, open walks, and
-   * the original once walks stayed open in three runs. */
+   * the original once walks stayed open in ORION_CACHE_OPEN_RUNS (5) runs. */
   int open;
   CHECK(orion_plan_carry(1, 1, 0, 0, &open) == ORION_CACHE_CONFIRMED && open == 0, "original");
   CHECK(orion_plan_carry(1, 0, 1, 0, &open) == ORION_CACHE_CONFIRMED, "confirmed choice");
   CHECK(orion_plan_carry(1, 0, 0, 2, &open) == ORION_CACHE_TENTATIVE && open == 0, "tentative");
   CHECK(orion_plan_carry(0, 1, 1, 0, &open) == ORION_CACHE_OPEN && open == 1, "open once");
   CHECK(orion_plan_carry(0, 1, 1, 1, &open) == ORION_CACHE_OPEN && open == 2, "open twice");
-  CHECK(orion_plan_carry(0, 1, 1, 2, &open) == ORION_CACHE_CONFIRMED && open == 0,
-        "open a third time: the original");
+  CHECK(orion_plan_carry(0, 1, 1, 3, &open) == ORION_CACHE_OPEN && open == 4, "open 4 times");
+  CHECK(orion_plan_carry(0, 1, 1, 4, &open) == ORION_CACHE_CONFIRMED && open == 0,
+        "open a fifth time: the original");
 }
 
 int main(void) {

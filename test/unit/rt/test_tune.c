@@ -560,7 +560,67 @@ static void test_bad(void) {
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 0, "single candidate");
 }
 
+/* A walk cut short by the end of a run goes on in the next one
+ * (orion_tuner_walk_text, orion_tuner_resume): with the earlier pairs, to
+ * the choice a whole walk makes. */
+static void test_resume(void) {
+  static const double fig1[] = {1.00, 0.80, 0.70, 0.90, 1.50};
+  orion_tuner a, b, whole;
+  gpu g;
+  int chosen;
+  sim s = {fig1, 5, 0, +1, NULL, 0.01, 0.05, NULL, NULL, 11, ORION_TUNE_ADAPTIVE};
+  gpu_init(&g, &s);
+  int all = run(&g, &whole, &chosen);
+  CHECK(chosen == 2, "whole walk chose %d", chosen);
+  /* runs of 9 launches each, the walk carried from one to the next */
+  char text[ORION_TUNE_WALK_MAX + 1] = "";
+  int runs = 0, total = 0;
+  for (; runs < 20; runs++) {
+    orion_tuner_init(&a, ORION_TUNE_ADAPTIVE, 5, 0, +1, NULL, NULL);
+    if (runs)
+      CHECK(orion_tuner_resume(&a, text) == 0, "run %d resumes '%s'", runs, text);
+    gpu_init(&g, &s);
+    for (int k = 0; k < 9 && !orion_tuner_settled(&a); k++, total++)
+      launch(&g, &a, orion_tuner_next(&a));
+    if (orion_tuner_settled(&a))
+      break;
+    CHECK(orion_tuner_walk_text(&a, text, sizeof text) > 0, "run %d: walk text", runs);
+  }
+  CHECK(orion_tuner_settled(&a) && orion_tuner_next(&a) == 2 && runs >= 2,
+        "carried walk chose %d after %d runs, %d launches (whole: %d)", orion_tuner_next(&a),
+        runs + 1, total, all);
+  double sp = 0, half = 0;
+  int pairs = 0;
+  CHECK(orion_tuner_estimate(&a, 2, &sp, &half, &pairs) && fabs(sp - 1 / 0.7) < 0.05,
+        "carried estimate %.3f", sp);
+  /* Texts that do not fit leave the tuner as it was. */
+  orion_tuner_init(&b, ORION_TUNE_ADAPTIVE, 5, 0, +1, NULL, NULL);
+  orion_tuner before = b;
+  static const char *bad[] = {
+      "", "w2,5,1,0,1,0,0", "w1,4,1,0,1,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0",
+      "w1,5,1,0,2,0,0/0,0,0,0,0,0,0,0/1,0,1,0,-0.1,0.01,0,-0.1/0,0,0,0,0,0,0,0/"
+      "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0",
+      "w1,5,1,0,1,0,0/0,0,0,0,0,0,0,0/9,0,1,0,-0.1,0.01,0,-0.1/0,0,0,0,0,0,0,0/"
+      "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0",
+      "w1,5,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,1,2,-0.1,0.01,0,-0.1/0,0,0,0,0,0,0,0/"
+      "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0",
+      "w1,5,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,1,0,-0.1,0.01,0,-0.1/0,0,0,0,0,0,0,0/"
+      "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0x",
+      "w1,5,1,2,1,0,0/0,0,0,0,0,0,0,0/1,0,1,0,-0.1,0.01,0,-0.1/0,0,0,0,0,0,0,0/"
+      "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    CHECK(orion_tuner_resume(&b, bad[i]) == -1 && !memcmp(&b, &before, sizeof b),
+          "bad walk text %zu refused", i);
+  CHECK(orion_tuner_resume(&b, "w1,5,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,1,0,-0.1,0.01,0,-0.1/"
+                               "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0") == 0 &&
+            b.c[1].pairs.n == 1,
+        "a good one taken");
+  orion_tuner_settle_on(&b, 0);
+  CHECK(orion_tuner_walk_text(&b, text, sizeof text) == -1, "no walk text once settled");
+}
+
 int main(void) {
+  test_resume();
   test_win();
   test_noise();
   test_drift();
