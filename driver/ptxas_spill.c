@@ -314,7 +314,7 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
     return -1;
   }
   strvec argv;
-  optx_build_argv(&argv, real, c, &extra, ptx, out);
+  optx_build_argv(&argv, real, c, &extra, ptx, out, 1);
   drv_proc_result r;
   int st = optx_run_ptxas(c, &argv, &r);
   sv_free(&argv);

@@ -89,7 +89,7 @@ for mode in clang orion; do
       rm -f "$w/ptxas.log"
       ORION_REAL_PTXAS=$w/ptxas-log timed "$mode: $label" "$@"
       while read -r s kb e v; do
-        printf '| %s: ptxas %s %s | %s | %.0f |\n' "$mode" "$v" \
+        printf '| %s: ptxas%s %s | %s | %.0f |\n' "$mode" "$([ "$v" = -v ] && echo " -v")" \
           "$([ "$e" -gt 0 ] && echo "on $e entries" || echo "(all entries)")" "$s" \
           "$(echo "$kb / 1024" | bc -l)"
       done < "$w/ptxas.log"
