@@ -1,8 +1,9 @@
 /* driver/cc_ptx.c - orion-cc's PTX-level path (a .ptx input, e.g. from
  * `nvcc -ptx`): ptxas -v on the original gives each entry's registers;
  * orion_select_versions picks the versions; each non-padding version
- * becomes a cloned entry K__orion_<tag> with .maxnreg, plus the record
- * string __orion_rec_K; the user's register limits (the entry's .maxnreg,
+ * becomes a cloned entry K__orion_<tag> with .maxnreg, plus K's record,
+ * one line of the file's record table (orion/record.h: one global
+ * `__orion_records_<hash of the input's path>` after the last entry); the user's register limits (the entry's .maxnreg,
  * .maxntid/.reqntid with .minnctapersm, ptxas --maxrregcount) are a
  * ceiling for every version (orion_reg_ceiling); then orion-ptxas assembles it (-o k.cubin), or -S
  * writes the versioned PTX.  Report lines (--orion-report) are written in
@@ -138,10 +139,10 @@ static void pass_record_json(orion_strbuf *b, const char *module, const char *ke
 }
 
 /* Version one entry e of m (unless it is a clone or already has clones):
- * its clones go to *ptx, its record string to *globals, its report line to
+ * its clones go to *ptx, its record text to *recs, its report line to
  * *jsonl. */
 static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm,
-                          const ptx_limits *lim, orion_strbuf *ptx, orion_strbuf *globals, orion_strbuf *jsonl) {
+                          const ptx_limits *lim, orion_strbuf *ptx, strvec *recs, orion_strbuf *jsonl) {
   const char *in = c->ptx_inputs.v[0];
   if (ptx_split_clone_name(e->name, NULL, NULL))
     return; /* already versioned */
@@ -207,9 +208,7 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     rec.max_live = f->registers;
     rec.sel = sel;
     if (orion_record_format(&rec, recbuf, sizeof recbuf) == ORION_OK) {
-      char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, e->name);
-      ptx_emit_string_global(sym, recbuf, globals);
-      free(sym);
+      sv_push(recs, recbuf);
       have_rec = 1;
     } else {
       note = "record not emitted (formatting failed)";
@@ -219,6 +218,30 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
   }
   pass_record_json(jsonl, in, e->name, sm, f->registers, &sel, clones, have_rec ? recbuf : NULL,
                    note, ceiling, ceiling ? limit_note : NULL);
+}
+
+/* Append the record table of recs (none when empty) to *ptx, named after
+ * the input's path.  Returns 0, or 1 after an error (the name is taken). */
+static int emit_table(const char *in, const ptx_module *m, const strvec *recs, orion_strbuf *ptx) {
+  if (recs->n == 0)
+    return 0;
+  char name[ORION_RECORD_TABLE_NAME_MAX];
+  orion_record_table_name(in, name, sizeof name);
+  char *old = ptx_global_string(m, name);
+  if (old || ptx_find_entry(m, name) >= 0) {
+    free(old);
+    drv_error("%s: the symbol %s, the name of its decision-record table, is taken", in, name);
+    return 1;
+  }
+  char *table = orion_record_table_build((const char *const *)recs->v, recs->n);
+  if (!table) {
+    drv_error("%s: cannot build the decision-record table", in);
+    return 1;
+  }
+  orion_sb_adds(ptx, "\n// Orion decision records (orion/record.h)\n");
+  ptx_emit_string_global(name, table, ptx);
+  free(table);
+  return 0;
 }
 
 /* Read and scan the input PTX.  Returns 0, or 1 after an error. */
@@ -300,25 +323,22 @@ int cc_stage_ptx_version(cc *c) {
   if (lim.max_versions < 0 || lim.max_versions > ORION_MAX_VERSIONS)
     lim.max_versions = 0;
   lim.assumed_block = env_int("ORION_BLOCK", 0);
-  orion_strbuf ptx, globals, jsonl;
+  orion_strbuf ptx, jsonl;
+  strvec recs;
   orion_sb_init(&ptx);
-  orion_sb_init(&globals);
+  sv_init(&recs);
   orion_sb_init(&jsonl);
   size_t pos = 0;
   for (size_t i = 0; i < m.n_entries; i++) {
     const ptx_entry *e = &m.entries[i];
     orion_sb_add(&ptx, m.text + pos, e->end - pos);
     pos = e->end;
-    version_entry(c, &m, e, sm, &lim, &ptx, &globals, &jsonl);
+    version_entry(c, &m, e, sm, &lim, &ptx, &recs, &jsonl);
   }
   orion_sb_add(&ptx, m.text + pos, m.len - pos);
-  if (globals.len) {
-    orion_sb_adds(&ptx, "\n// Orion decision records (orion/record.h)\n");
-    orion_sb_add(&ptx, globals.p, globals.len);
-  }
-  int rc = write_outputs(c, &ptx, &jsonl);
+  int rc = emit_table(in, &m, &recs, &ptx) || write_outputs(c, &ptx, &jsonl);
   orion_sb_free(&ptx);
-  orion_sb_free(&globals);
+  sv_free(&recs);
   orion_sb_free(&jsonl);
   ptx_module_free(&m);
   orion_sb_free(&text);

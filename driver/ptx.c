@@ -348,10 +348,13 @@ int ptx_scan(const char *t, size_t len, ptx_module *m, char **err) {
     }
     p++;
   }
+  m->records = ptx_global_string_prefix(m, ORION_RECORD_TABLE_PREFIX);
   return 0;
 }
 
 void ptx_module_free(ptx_module *m) {
+  free(m->records);
+  m->records = NULL;
   for (size_t i = 0; i < m->n_entries; i++)
     free(m->entries[i].name);
   free(m->entries);
@@ -553,7 +556,46 @@ void ptx_entry_funcs(const ptx_module *m, const ptx_entry *e, unsigned char *rea
     reached[i] = reached[i] == 2;
 }
 
-char *ptx_global_string(const ptx_module *m, const char *sym) {
+/* The string initialiser after a global's name (t[r] is its '['). */
+static char *string_init(const char *t, size_t len, size_t r) {
+  while (r < len && t[r] != '=' && t[r] != ';')
+    r++;
+  if (r >= len || t[r] != '=')
+    return NULL;
+  r = skip_ws(t, len, r + 1);
+  if (r >= len || t[r] != '{')
+    return NULL;
+  r++;
+  orion_strbuf b;
+  orion_sb_init(&b);
+  for (;;) {
+    r = skip_ws(t, len, r);
+    if (r >= len || !isdigit((unsigned char)t[r])) {
+      orion_sb_free(&b);
+      return NULL;
+    }
+    long v = 0;
+    while (r < len && isdigit((unsigned char)t[r]) && v < 256)
+      v = v * 10 + (t[r++] - '0');
+    if (v > 255) {
+      orion_sb_free(&b);
+      return NULL;
+    }
+    if (v == 0)
+      return orion_sb_detach(&b);
+    orion_sb_addc(&b, (char)v);
+    r = skip_ws(t, len, r);
+    if (r < len && t[r] == ',') {
+      r++;
+      continue;
+    }
+    orion_sb_free(&b);
+    return NULL; /* '}' before the NUL, or garbage */
+  }
+}
+
+/* The first global whose name is sym (exact) or starts with it (prefix). */
+static char *global_string(const ptx_module *m, const char *sym, int prefix) {
   const char *t = m->text;
   size_t len = m->len, n = strlen(sym);
   for (size_t p = 0; p + n < len; p++) {
@@ -562,46 +604,23 @@ char *ptx_global_string(const ptx_module *m, const char *sym) {
       p = q - 1;
       continue;
     }
-    if (memcmp(t + p, sym, n) != 0 || (p > 0 && ident_char((unsigned char)t[p - 1])) ||
-        t[p + n] != '[')
+    if (memcmp(t + p, sym, n) != 0 || (p > 0 && ident_char((unsigned char)t[p - 1])))
       continue;
     size_t r = p + n;
-    while (r < len && t[r] != '=' && t[r] != ';')
+    while (prefix && r < len && ident_char((unsigned char)t[r]))
       r++;
-    if (r >= len || t[r] != '=')
-      return NULL;
-    r = skip_ws(t, len, r + 1);
-    if (r >= len || t[r] != '{')
-      return NULL;
-    r++;
-    orion_strbuf b;
-    orion_sb_init(&b);
-    for (;;) {
-      r = skip_ws(t, len, r);
-      if (r >= len || !isdigit((unsigned char)t[r])) {
-        orion_sb_free(&b);
-        return NULL;
-      }
-      long v = 0;
-      while (r < len && isdigit((unsigned char)t[r]) && v < 256)
-        v = v * 10 + (t[r++] - '0');
-      if (v > 255) {
-        orion_sb_free(&b);
-        return NULL;
-      }
-      if (v == 0)
-        return orion_sb_detach(&b);
-      orion_sb_addc(&b, (char)v);
-      r = skip_ws(t, len, r);
-      if (r < len && t[r] == ',') {
-        r++;
-        continue;
-      }
-      orion_sb_free(&b);
-      return NULL; /* '}' before the NUL, or garbage */
-    }
+    if (r < len && t[r] == '[')
+      return string_init(t, len, r);
   }
   return NULL;
+}
+
+char *ptx_global_string(const ptx_module *m, const char *sym) {
+  return global_string(m, sym, 0);
+}
+
+char *ptx_global_string_prefix(const ptx_module *m, const char *prefix) {
+  return global_string(m, prefix, 1);
 }
 
 /* Copy the directive region, dropping .maxnreg and (without a thread

@@ -16,7 +16,8 @@
  *    inside a mangled kernel's identifier, else after the name.
  *  - ptx_scan also records the module-scope `.func` definitions (name and
  *    body) and the names of module-scope `.extern .shared` variables (the
- *    kernel's dynamic shared memory), for ptx_entry_reach.
+ *    kernel's dynamic shared memory), for ptx_entry_reach, and the text of
+ *    the first record table `__orion_records_*` (orion/record.h).
  */
 #ifndef ORION_DRIVER_PTX_H
 #define ORION_DRIVER_PTX_H
@@ -52,6 +53,7 @@ typedef struct ptx_module {
   size_t n_funcs;
   strvec dyn_shared;            /* names of .extern .shared variables */
   char target[64];              /* first word after .target, "" if none */
+  char *records;                /* the record table's text (orion/record.h), or NULL */
 } ptx_module;
 
 int ptx_scan(const char *text, size_t len, ptx_module *m, char **err);
@@ -102,6 +104,9 @@ void ptx_entry_funcs(const ptx_module *m, const ptx_entry *e, unsigned char *rea
  * first NUL, as a malloc'd string (ptx_emit_string_global's form, and
  * LLVM's for a constant string); NULL if there is none or it is malformed. */
 char *ptx_global_string(const ptx_module *m, const char *sym);
+/* The same for the first global whose name starts with prefix (the record
+ * table, orion/record.h). */
+char *ptx_global_string_prefix(const ptx_module *m, const char *prefix);
 
 /* Append a copy of entry e renamed to new_name, with any .maxnreg replaced
  * by `.maxnreg maxnreg` (maxnreg > 0), and .minnctapersm dropped unless the

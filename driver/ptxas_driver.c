@@ -14,6 +14,7 @@
 #include "orion_build_config.h"
 #include "proc.h"
 #include "ptx.h"
+#include "ptxas_figures.h"
 #include "ptxas_run.h"
 #include "ptxas_spill.h"
 #include "ptxas_versions.h"
@@ -419,7 +420,7 @@ static void run_state_free(run_state *st) {
   orion_sb_free(&st->text);
 }
 
-/* Step 3: the user's limit, then the first ptxas -v run.  1 when it
+/* Step 3: the user's limit, then the first ptxas run and the figures.  1 when it
  * succeeded; else 0 with *status the exit status to return (ptxas's own
  * diagnostics already given). */
 static int first_run(run_state *st, int *status) {
@@ -451,7 +452,7 @@ static int first_run(run_state *st, int *status) {
     }
   }
   strvec argv;
-  optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out);
+  optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out, c->verbose);
   int rc = optx_run_ptxas(c, &argv, &st->r1);
   sv_free(&argv);
   if (rc != 0) {
@@ -468,8 +469,11 @@ static int first_run(run_state *st, int *status) {
     *status = rc;
     return 0;
   }
-  ptxas_info info;
-  ptxas_info_parse(st->r1.err.p, st->r1.err.len, &info);
+  ptxas_info info; /* -v's figures: its output when the user asked for it */
+  if (c->verbose)
+    ptxas_info_parse(st->r1.err.p, st->r1.err.len, &info);
+  else
+    optx_figures(c, st->real, input, st->tmp_out, &info);
   optx_build_entries(&st->m, &info, why, st->res);
   ptxas_info_free(&info);
   free(why);
@@ -496,7 +500,7 @@ static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
     memset(&r2, 0, sizeof r2);
     if (st->tmp_ptx && st->tmp_out2) {
       strvec argv;
-      optx_build_argv(&argv, st->real, c, NULL, st->tmp_ptx, st->tmp_out2);
+      optx_build_argv(&argv, st->real, c, NULL, st->tmp_ptx, st->tmp_out2, c->verbose);
       st2 = optx_run_ptxas(c, &argv, &r2);
       sv_free(&argv);
     }

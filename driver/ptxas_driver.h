@@ -31,12 +31,16 @@
  *     --list-version, --options-file or --input-as-string, or when the input
  *     has no Orion clones and no report is asked for, the real ptxas runs
  *     with the remaining arguments unchanged: same output, same exit code.
- *  3. Otherwise the real ptxas runs once with -v (and --split-compile) into a
- *     temporary file next to the output, without the clones the user's
- *     --maxrregcount rules out (ptxas_versions.h).  If it fails, it is run
- *     again exactly as in 2, so the user sees ptxas's own diagnostics and
- *     exit code.
- *  4. From the -v figures, a clone K__orion_T whose registers, stack frame,
+ *  3. Otherwise the real ptxas runs once (with --split-compile; with -v
+ *     only when the user asked for it) into a temporary file next to the
+ *     output, without the clones the user's --maxrregcount rules out
+ *     (ptxas_versions.h).  If it fails, it is run again exactly as in 2, so
+ *     the user sees ptxas's own diagnostics and exit code.  Each version's
+ *     figures are -v's: read from that run's output under the user's -v,
+ *     else from the cubin, with ptxas -v --entry on just the entries with
+ *     local memory (ptxas_figures.h: -v's time grows
+ *     faster than the number of entries).
+ *  4. From those figures, a clone K__orion_T whose registers, stack frame,
  *     spill stores and spill loads equal those of K or of an earlier clone of
  *     K (text order) is merged into it, and a capped clone that holds no
  *     more warps/SM than K or a kept clone with a higher cap is dropped

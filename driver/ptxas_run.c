@@ -48,11 +48,12 @@ void optx_resolve_jobs(optx_cmd *c, size_t ptx_bytes) {
 }
 
 void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
-                     const char *input, const char *output) {
+                     const char *input, const char *output, int verbose) {
   sv_init(v);
   sv_push(v, real);
   sv_extend(v, &c->rest);
-  sv_push(v, "-v");
+  if (verbose)
+    sv_push(v, "-v");
   if (!c->user_split && c->jobs != 1) {
     sv_push(v, "--split-compile");
     sv_pushf(v, "%d", c->jobs);

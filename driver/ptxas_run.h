@@ -93,10 +93,11 @@ int optx_auto_jobs(size_t ptx_bytes, long cores, double avail);
 /* requires c->jobs as given (0: the default); sets the default for a
  * module of ptx_bytes. */
 void optx_resolve_jobs(optx_cmd *c, size_t ptx_bytes);
-/* real ptxas + the user's options + -v [+ --split-compile] + extra +
- * --output-file output + input.  Requires c parsed; v is initialised here. */
+/* real ptxas + the user's options [+ -v when verbose] [+ --split-compile] +
+ * extra + --output-file output + input.  Requires c parsed; v is
+ * initialised here. */
 void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,
-                     const char *input, const char *output);
+                     const char *input, const char *output, int verbose);
 /* Print argv to stderr when c asks for --orion-commands; requires argv NULL-terminated. */
 void optx_echo_command(const optx_cmd *c, char *const argv[]);
 /* Run argv capturing its output (echoing it first under --orion-commands);

@@ -30,8 +30,8 @@
  *      "enable_smem_spilling";` as the first statement of their body and,
  *      when they have no .maxntid/.reqntid, `.maxntid B, 1, 1` (without it
  *      ptxas sizes the shared spill area for 1024 threads); B is the block
- *      size of the kernel's decision record (__orion_rec_K, blk=), else
- *      ORION_DEFAULT_BLOCK.  `ptxas -v --entry <candidates>` compiles only
+ *      size of the kernel's decision record (its line of the record table,
+ *      blk=), else ORION_DEFAULT_BLOCK.  `ptxas -v --entry <candidates>` compiles only
  *      them.  If that fails and there is more than one candidate, each is
  *      tried alone so the refusal is charged to the right one ("ptxas
  *      refused: <its message>").
@@ -314,7 +314,7 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
     return -1;
   }
   strvec argv;
-  optx_build_argv(&argv, real, c, &extra, ptx, out);
+  optx_build_argv(&argv, real, c, &extra, ptx, out, 1);
   drv_proc_result r;
   int st = optx_run_ptxas(c, &argv, &r);
   sv_free(&argv);

@@ -12,11 +12,12 @@
 #include "orion/rt.h"
 
 int optx_record_block(const ptx_module *m, const char *kernel) {
-  char *sym = drv_xasprintf("%s%s", ORION_RECORD_PREFIX, kernel);
-  char *text = ptx_global_string(m, sym);
-  free(sym);
+  size_t len = 0;
+  const char *line =
+      m->records ? orion_record_table_find(m->records, strlen(m->records), kernel, &len) : NULL;
   int block = ORION_DEFAULT_BLOCK;
   orion_record rec;
+  char *text = line ? drv_xstrndup(line, len) : NULL;
   if (text && orion_record_parse(text, &rec) == ORION_OK && rec.sel.block > 0)
     block = rec.sel.block;
   free(text);

@@ -26,7 +26,7 @@
 
 #include "ptxas_run.h"
 
-/* The block size K's decision record (__orion_rec_K in m) says Orion
+/* The block size K's decision record (its line of m's record table) says Orion
  * assumed, else ORION_DEFAULT_BLOCK.  Requires m scanned. */
 int optx_record_block(const ptx_module *m, const char *kernel);
 

@@ -12,10 +12,12 @@
  * location.  A site is a private constant orion_site, one per launch in the
  * source:
  *   { i32 ORION_SITE_ABI, i32 flags, ptr @__cuda_fatbin_wrapper (null if the
- *     module has none), ptr where }
+ *     module has none), ptr where, ptr records }
  * where "where" is "file:line" of the launch's outermost inlined-at debug
  * location, else the enclosing function's name (a private unnamed_addr
- * string).  flags: ORION_SITE_PER_THREAD when the callee is the _ptsz
+ * string) and "records" the name of the device side's record table of this
+ * file (orion_record_table_name of the module's source file name; one
+ * private string per module).  flags: ORION_SITE_PER_THREAD when the callee is the _ptsz
  * variant; ORION_SITE_IN_LOOP when the launch is in a natural loop
  * (LoopInfo); ORION_SITE_LOOP_UNKNOWN when that cannot be known.
  *
@@ -66,6 +68,7 @@
 #include <string.h>
 
 #include "orion/demangle.h"
+#include "orion/record.h"
 #include "orion/rt.h"
 #include "orion_pass.h"
 
@@ -255,6 +258,7 @@ typedef struct host_ctx {
   LLVMTypeRef rt_ty;     /* __orion_launch_kernel */
   LLVMValueRef rt_fn;    /* its declaration, made on first use */
   LLVMValueRef fatbin;
+  LLVMValueRef records;  /* the record table's name, made on first use */
   int apply;
   int usable;            /* rt_fn's name is free or has rt_ty */
 } host_ctx;
@@ -271,11 +275,30 @@ static LLVMValueRef private_constant(host_ctx *h, LLVMValueRef init, const char 
   return g;
 }
 
+/* The string naming this file's record table (orion/record.h). */
+static LLVMValueRef records_name(host_ctx *h) {
+  if (!h->records) {
+    size_t len = 0;
+    const char *src = LLVMGetSourceFileName(h->m, &len);
+    char *source = strndup(src ? src : "", len), name[ORION_RECORD_TABLE_NAME_MAX];
+    orion_record_table_name(source ? source : "", name, sizeof name);
+    free(source);
+    LLVMValueRef init = LLVMConstStringInContext2(h->ctx, name, strlen(name), 0);
+    LLVMValueRef g = LLVMGetNamedGlobal(h->m, "__orion_table_name"); /* the early phase's */
+    h->records = g && LLVMGetInitializer(g) == init ? g
+                                                    : private_constant(h, init, "__orion_table_name", 1, 1);
+  }
+  return h->records;
+}
+
+/* requires where_g a string constant or null (a type probe). */
 static LLVMValueRef site_init(host_ctx *h, unsigned flags, LLVMValueRef where_g) {
-  LLVMValueRef fields[4] = {LLVMConstInt(h->i32, ORION_SITE_ABI, 0),
+  int probe = LLVMIsNull(where_g);
+  LLVMValueRef fields[5] = {LLVMConstInt(h->i32, ORION_SITE_ABI, 0),
                             LLVMConstInt(h->i32, flags, 0),
-                            h->fatbin ? h->fatbin : LLVMConstNull(h->ptr), where_g};
-  return LLVMConstStructInContext(h->ctx, fields, 4, 0);
+                            h->fatbin ? h->fatbin : LLVMConstNull(h->ptr), where_g,
+                            probe ? LLVMConstNull(h->ptr) : records_name(h)};
+  return LLVMConstStructInContext(h->ctx, fields, 5, 0);
 }
 
 /* A new site constant.  Not unnamed_addr: its address identifies the site. */

@@ -32,9 +32,12 @@
  *      or envreg, no indirect calls, no calls to external functions other
  *      than vprintf/malloc/free/__assertfail, no cluster launch attributes,
  *      and the parameters leave room for 24 more bytes;
- *   6. the decision record `__orion_rec_<kernel>` (orion/record.h), an
- *      externally visible constant string in addrspace(1), so it reaches the
- *      cubin for the runtime;
+ *   6. the decision record, one line of the module's record table
+ *      `__orion_records_<hash of the source file name>` (orion/record.h):
+ *      ONE externally visible constant string in addrspace(1) holding every
+ *      kernel's record, sorted by kernel name, written after the last
+ *      kernel, so that it reaches the cubin for the runtime and ptxas sees
+ *      one extra global, not one per kernel;
  *   7. a JSON line in the report and an optimisation remark (with the
  *      kernel's demangled name).
  *
@@ -42,10 +45,10 @@
  * max-live reflects the code ptxas will see; an unoptimised kernel
  * (optnone: -O0) is reported and left alone, as is a kernel whose
  * target-cpu the occupancy model does not know, whose name is longer than a
- * record holds, or whose record name another symbol has (the runtime would
- * read that symbol): each with a remark and a report line saying why.
- * Idempotent: kernels that are clones or already have a record (a constant
- * "orion1;..." string) are skipped.  Invalidates: all analyses
+ * record holds, or any kernel when the table's name is another symbol's (the
+ * runtime would read that symbol): each with a remark and a report line
+ * saying why.  Idempotent: kernels that are clones or already have a record
+ * in the module's table are skipped; a later run's records join the table.  Invalidates: all analyses
  * when it adds clones (the caller returns PreservedAnalyses::none()).
  */
 #include <llvm-c/DebugInfo.h>
@@ -82,49 +85,122 @@ static void set_str_attr(LLVMValueRef f, const char *key, const char *val) {
                                                       val, (unsigned)strlen(val)));
 }
 
-/* Is g a decision record this pass wrote (a constant "orion1;..." string)? */
-static int is_our_record(LLVMValueRef g) {
-  LLVMValueRef init = LLVMGetInitializer(g);
+/* The module's record table (orion/record.h): its name, the records of an
+ * earlier run of the pass (kept, and their kernels skipped), the new ones. */
+typedef struct rec_table {
+  char name[ORION_RECORD_TABLE_NAME_MAX];
+  const char *taken; /* why no table can be written (its name is taken), or NULL */
+  const char *old;   /* the existing table's text, or NULL */
+  size_t old_size;
+  char **recs; /* new records (malloc'd) */
+  size_t n, cap;
+} rec_table;
+
+/* requires m an NVPTX module.  Names t's table after the module's source
+ * file and looks at what holds that name: nothing, a table this pass wrote
+ * (a constant string of records), or another symbol (t->taken). */
+static void table_open(LLVMModuleRef m, rec_table *t) {
+  memset(t, 0, sizeof *t);
   size_t len = 0;
+  const char *src = LLVMGetSourceFileName(m, &len);
+  char *source = strndup(src ? src : "", len);
+  orion_record_table_name(source ? source : "", t->name, sizeof t->name);
+  free(source);
+  LLVMValueRef g = LLVMGetNamedGlobal(m, t->name);
+  LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
+  size_t n = 0;
   const char *s = init && LLVMIsAConstantDataSequential(init) && LLVMIsConstantString(init)
-                      ? LLVMGetAsString(init, &len)
+                      ? LLVMGetAsString(init, &n)
                       : NULL;
-  return s && len >= 7 && strncmp(s, "orion1;", 7) == 0;
+  size_t k;
+  if (s && LLVMIsGlobalConstant(g) && orion_record_table_next(s, n, 0, &k) == 0 && k >= 7 &&
+      strncmp(s, "orion1;", 7) == 0) {
+    t->old = s;
+    t->old_size = n;
+  } else if (g || LLVMGetNamedFunction(m, t->name) ||
+             LLVMGetNamedGlobalAlias(m, t->name, strlen(t->name)) ||
+             LLVMGetNamedGlobalIFunc(m, t->name, strlen(t->name))) {
+    t->taken = "is taken by another symbol";
+  }
 }
 
-/* Whether kernel kname gets versions, and its record's name in gname:
- * 0 yes; 1 no, in silence (a clone, or versioned already); 2 no, why in
- * buf (a name too long for a record, the record's name taken by another
- * symbol, which the runtime would find instead). */
-static int record_name(LLVMModuleRef m, const char *kname, size_t klen, char *gname, size_t gn,
-                       char *buf, size_t n) {
-  if (!kname || klen == 0 || strstr(kname, ORION_CLONE_INFIX))
+/* requires t opened.  Writes the table (the old records and the new ones)
+ * when there are new ones; frees them.  1 when the module changed. */
+static int table_close(LLVMModuleRef m, rec_table *t) {
+  int changed = 0;
+  size_t n_old = 0, len;
+  for (size_t p = 0; t->old && (p = orion_record_table_next(t->old, t->old_size, p, &len)) !=
+                                   (size_t)-1; p += len + 1)
+    n_old++;
+  const char **all = t->n ? malloc((n_old + t->n) * sizeof *all) : NULL;
+  if (all) {
+    size_t i = 0;
+    for (size_t p = 0; t->old && (p = orion_record_table_next(t->old, t->old_size, p, &len)) !=
+                                     (size_t)-1; p += len + 1)
+      all[i++] = strndup(t->old + p, len);
+    for (size_t j = 0; j < t->n; j++)
+      all[i++] = t->recs[j];
+    char *text = orion_record_table_build(all, i);
+    for (size_t j = 0; j < n_old; j++)
+      free((char *)all[j]);
+    if (text) {
+      LLVMValueRef old = LLVMGetNamedGlobal(m, t->name);
+      if (old)
+        LLVMDeleteGlobal(old);
+      LLVMContextRef ctx = LLVMGetModuleContext(m);
+      LLVMValueRef str = LLVMConstStringInContext2(ctx, text, strlen(text), 0);
+      LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, LLVMTypeOf(str), t->name, 1);
+      LLVMSetInitializer(g, str);
+      LLVMSetGlobalConstant(g, 1);
+      LLVMSetLinkage(g, LLVMExternalLinkage);
+      LLVMSetAlignment(g, 1);
+      changed = 1;
+    }
+    free(text);
+  }
+  free(all);
+  for (size_t j = 0; j < t->n; j++)
+    free(t->recs[j]);
+  free(t->recs);
+  return changed;
+}
+
+static void table_add(rec_table *t, const char *text) {
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    char **r = realloc(t->recs, cap * sizeof *r);
+    if (!r)
+      return;
+    t->recs = r, t->cap = cap;
+  }
+  char *c = strdup(text);
+  if (c)
+    t->recs[t->n++] = c;
+}
+
+/* Room left in a record's kernel name for a clone's infix and tag. */
+#define NAME_ROOM (sizeof ORION_CLONE_INFIX + 4)
+
+/* Whether kernel kname gets versions: 0 yes; 1 no, in silence (a clone, or
+ * in the table of an earlier run); 2 no, why in buf (a name too long for a
+ * record, the table's name taken by another symbol, which the runtime would
+ * read instead). */
+static int record_name(const rec_table *t, const char *kname, size_t klen, char *buf, size_t n) {
+  size_t len;
+  if (!kname || klen == 0 || strstr(kname, ORION_CLONE_INFIX) ||
+      (t->old && orion_record_table_find(t->old, t->old_size, kname, &len)))
     return 1;
-  if (klen + sizeof ORION_RECORD_PREFIX >= ORION_RECORD_KERNEL_MAX) {
+  if (klen + NAME_ROOM >= ORION_RECORD_KERNEL_MAX) {
     snprintf(buf, n, "its name has %zu characters, more than a decision record holds (%zu)", klen,
-             ORION_RECORD_KERNEL_MAX - sizeof ORION_RECORD_PREFIX);
+             ORION_RECORD_KERNEL_MAX - NAME_ROOM);
     return 2;
   }
-  snprintf(gname, gn, "%s%s", ORION_RECORD_PREFIX, kname);
-  LLVMValueRef g = LLVMGetNamedGlobal(m, gname);
-  if (g && is_our_record(g))
-    return 1;
-  if (g || LLVMGetNamedFunction(m, gname) || LLVMGetNamedGlobalAlias(m, gname, strlen(gname)) ||
-      LLVMGetNamedGlobalIFunc(m, gname, strlen(gname))) {
-    snprintf(buf, n, "the symbol %s, the name of its decision record, is taken", gname);
+  if (t->taken) {
+    snprintf(buf, n, "the symbol %s, the name of the module's decision-record table, %s", t->name,
+             t->taken);
     return 2;
   }
   return 0;
-}
-
-static void add_record(LLVMModuleRef m, const char *gname, const char *text) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMValueRef str = LLVMConstStringInContext2(ctx, text, strlen(text), 0);
-  LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, LLVMTypeOf(str), gname, 1);
-  LLVMSetInitializer(g, str);
-  LLVMSetGlobalConstant(g, 1);
-  LLVMSetLinkage(g, LLVMExternalLinkage);
-  LLVMSetAlignment(g, 1);
 }
 
 /* ---- split parameters ---------------------------------------------------- */
@@ -428,11 +504,11 @@ static void not_versioned(LLVMValueRef k, orion_kernel_report *rep, const char *
 }
 
 static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml_ctx,
-                          const orion_pass_options *opt, const char *module_name) {
+                          const orion_pass_options *opt, const char *module_name, rec_table *t) {
   size_t klen;
   const char *kname = LLVMGetValueName2(k, &klen);
-  char gname[ORION_RECORD_KERNEL_MAX + sizeof ORION_RECORD_PREFIX], why[512];
-  int skip = record_name(m, kname, klen, gname, sizeof gname, why, sizeof why);
+  char why[512];
+  int skip = record_name(t, kname, klen, why, sizeof why);
   if (skip == 1)
     return 0;
   char *name = strdup(kname); /* kname may move when clones are added */
@@ -502,10 +578,8 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   int changed = 0;
   if (opt->versions_enabled) {
     changed = emit_clones(m, k, name, &rep, hp, np);
-    if (rep.record) {
-      add_record(m, gname, rep.record);
-      changed = 1;
-    }
+    if (rep.record)
+      table_add(t, rep.record);
   }
   remark_versions(k, name, &rep, split_why);
   orion_report_write(opt->report_path, &rep);
@@ -534,8 +608,11 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
   const char *mid = LLVMGetModuleIdentifier(m, &idlen);
   orion_maxlive_ctx *ctx = orion_maxlive_new(m);
   int changed = orion_maxnreg_annotations(m) > 0;
+  rec_table t;
+  table_open(m, &t);
   for (size_t i = 0; i < n; i++)
-    changed |= process_kernel(m, kernels[i], ctx, opt, mid ? mid : "");
+    changed |= process_kernel(m, kernels[i], ctx, opt, mid ? mid : "", &t);
+  changed |= table_close(m, &t);
   orion_maxlive_free(ctx);
   free(kernels);
   return changed;

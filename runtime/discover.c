@@ -1,8 +1,10 @@
 /* discover.c - step 1 of a launch (rt.c): on the first launch of a host
  * stub on a device, find the kernel (cudaGetFuncBySymbol), its module
- * (cuFuncGetModule), the compiler's record __orion_rec_<name>
- * (cuModuleGetGlobal, read on a private non-blocking stream) and the
- * clones (orion_clone_name; cuModuleEnumerateFunctions, cuFuncGetName).
+ * (cuFuncGetModule), its line of the compiler's record table that the
+ * launch site names (modules.c: the table read once per module, on a
+ * private non-blocking stream, then a binary search) and the clones its
+ * record lists (orion_clone_name, looked up in the module's sorted
+ * functions: O(log n) each, the functions listed once per module).
  * No record: the kernel was not built with Orion and launches unchanged.
  * Discovery waits for the copy, so it is deferred while the launch's
  * stream captures a graph. */
@@ -73,37 +75,34 @@ static void load(CUfunction f, double *load_us) {
     *load_us += orion_rt_now_us() - t0;
 }
 
-/* The original's name, module and decision record __orion_rec_<name>, read
- * on the device's private stream; ts[1..4] get the host times of the steps
- * under ORION_DEBUG.  0 when the kernel launches unchanged. */
-static int read_record(rt_kernel *k, CUfunction orig, CUmodule *mod, double *ts) {
+/* The original's name, module and decision record (its line of the table
+ * site names, modules.c); ts[1..4] get the host times of the steps under
+ * ORION_DEBUG.  0 when the kernel launches unchanged. */
+static int read_record(rt_kernel *k, CUfunction orig, const orion_site *site, rt_module **mod,
+                       double *ts) {
   const char *name = NULL;
+  CUmodule cm;
   if (orion_rt.api.cuFuncGetName(&name, orig) || !name || strlen(name) >= sizeof k->name - 16 ||
-      orion_rt.api.cuFuncGetModule(mod, orig))
+      orion_rt.api.cuFuncGetModule(&cm, orig) || !(*mod = orion_rt_module(cm)))
     return 0;
   strcpy(k->name, name);
-  char sym[ORION_RECORD_KERNEL_MAX + 32];
-  snprintf(sym, sizeof sym, "%s%s", ORION_RECORD_PREFIX, k->name);
-  CUdeviceptr dp;
-  size_t size;
   if (orion_rt.debug)
     ts[1] = orion_rt_now_us();
-  if (orion_rt.api.cuModuleGetGlobal(&dp, &size, *mod, sym) != CUDA_SUCCESS)
+  const char *line = NULL;
+  size_t len = 0;
+  int found = orion_rt_module_record(*mod, k->dev, site ? site->records : NULL, k->name, &line, &len);
+  if (found == 0)
     return 0; /* not built with Orion */
   if (orion_rt.debug)
-    ts[2] = orion_rt_now_us();
-  rt_device *d = orion_rt_device(k->dev);
+    ts[2] = ts[3] = orion_rt_now_us();
   char text[2048];
-  if (!d || size == 0 || size >= sizeof text ||
-      orion_rt.api.cuMemcpyDtoHAsync(text, dp, size, d->copy_stream) ||
-      orion_rt.api.cuStreamSynchronize(d->copy_stream)) {
+  if (found < 0 || len >= sizeof text) {
     orion_rt_warn(W_RECORD, "kernel %s: cannot read its decision record; launching it unchanged",
                   k->name);
     return 0;
   }
-  text[size] = '\0';
-  if (orion_rt.debug)
-    ts[3] = orion_rt_now_us();
+  memcpy(text, line, len);
+  text[len] = '\0';
   if (orion_record_parse(text, &k->rec) != ORION_OK || strcmp(k->rec.kernel, k->name)) {
     orion_rt_warn(W_RECORD, "kernel %s: malformed decision record; launching it unchanged",
                   k->name);
@@ -146,27 +145,24 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
   }
 }
 
-/* The module's functions that are clones of <name> (orion_clone_split:
- * "__orion_<tag>" in its identifier) with the record's parameters
- * (cuModuleEnumerateFunctions, cuFuncGetName). */
-static void find_clones(rt_kernel *k, CUmodule mod, double *load_us) {
+/* The clones the record lists (and the split clone) that the module has
+ * with the record's parameters: orion-ptxas may have dropped some. */
+static void find_clones(rt_kernel *k, rt_module *mod, double *load_us) {
   int np = k->rec.n_params + k->rec.hidden_params;
-  unsigned nf = 0;
-  if (orion_rt.api.cuModuleGetFunctionCount(&nf, mod) || nf == 0 || nf > 100000)
-    nf = 0;
-  CUfunction *fs = nf ? calloc(nf, sizeof *fs) : NULL;
-  if (fs && orion_rt.api.cuModuleEnumerateFunctions(fs, nf, mod))
-    nf = 0;
-  char of[ORION_RECORD_KERNEL_MAX], tag[ORION_TAG_MAX];
-  for (unsigned i = 0; fs && i < nf; i++) {
-    const char *fn = NULL;
-    if (orion_rt.api.cuFuncGetName(&fn, fs[i]) || !fn ||
-        !orion_clone_split(fn, of, sizeof of, tag, sizeof tag) || strcmp(of, k->name))
+  char cname[ORION_RECORD_KERNEL_MAX + 32];
+  for (int v = 0; v <= k->rec.sel.n_versions; v++) {
+    const char *tag = v < k->rec.sel.n_versions ? k->rec.sel.versions[v].tag : ORION_SPLIT_SUFFIX;
+    if (v < k->rec.sel.n_versions && (k->rec.sel.versions[v].is_pad ||
+                                      k->rec.sel.versions[v].role == ORION_ROLE_ORIGINAL))
       continue;
-    if (has_params(fs[i], np))
-      add_clone(k, fs[i], tag, load_us);
+    if (v == k->rec.sel.n_versions && !k->rec.hidden_params)
+      break;
+    CUfunction f = orion_clone_name(k->name, tag, cname, sizeof cname)
+                       ? orion_rt_module_function(mod, cname)
+                       : NULL;
+    if (f && has_params(f, np))
+      add_clone(k, f, tag, load_us);
   }
-  free(fs);
 }
 
 /* Step 1 of rt.c's file comment.  Called with orion_rt.mu held. */
@@ -181,8 +177,8 @@ static void discover(rt_kernel *k, const orion_site *site) {
   if (cudaGetFuncBySymbol(&f, k->stub) != cudaSuccess)
     return;
   CUfunction orig = (CUfunction)f;
-  CUmodule mod;
-  if (!read_record(k, orig, &mod, ts))
+  rt_module *mod;
+  if (!read_record(k, orig, site, &mod, ts))
     return;
   k->bin[0].fn = orig;
   load(orig, &load_us);

@@ -3,6 +3,7 @@
  *   rt.c         the per-launch hot path: launching, timing, splitting
  *   env.c        the environment (ORION_*) and start-up
  *   discover.c   finding a kernel's record and versions (step 1 of rt.c)
+ *   modules.c    per module, read once: sorted functions, record tables
  *   candidates.c a configuration's candidates and its cache key (step 2)
  *   exit.c       the work at exit: the report and the decision cache
  *   state.c      the one global below, warnings, CUDA error and capture state
@@ -117,6 +118,25 @@ typedef struct rt_device {
   CUstream copy_stream;
 } rt_device;
 
+/* A record table read from a module (modules.c); text NULL: the module has
+ * no global of that name. */
+typedef struct rt_table {
+  char name[ORION_RECORD_TABLE_NAME_MAX];
+  char *text;
+  size_t size;
+  struct rt_table *next;
+} rt_table;
+
+/* What discovery reads once per module (modules.c). */
+typedef struct rt_module {
+  CUmodule mod;
+  int indexed;             /* fns built */
+  unsigned nf;
+  struct rt_fn_name *fns;  /* the module's functions, sorted by name */
+  rt_table *tables;
+  struct rt_module *next;
+} rt_module;
+
 typedef struct rt_globals {
   pthread_once_t once;
   int usable;
@@ -133,6 +153,7 @@ typedef struct rt_globals {
   orion_driver_api api;
   pthread_mutex_t mu;
   rt_kernel *kernels[KHASH];
+  rt_module *modules;
   rt_config *_Atomic configs;
   rt_config *configs_tail;
   rt_device dev[MAX_DEVICES];
@@ -191,6 +212,17 @@ void orion_rt_fixed_tag(const char *kernel, char *tag, size_t n);
 /* The device's figures, read once; NULL when dev is out of range or
  * unreadable.  Called with orion_rt.mu held. */
 rt_device *orion_rt_device(int dev);
+/* modules.c, with orion_rt.mu held.  requires mod a loaded module: its
+ * entry (made on first use), NULL when out of memory. */
+rt_module *orion_rt_module(CUmodule mod);
+/* The module's function called name, or NULL; O(log n) after the first
+ * call lists the module's functions. */
+CUfunction orion_rt_module_function(rt_module *m, const char *name);
+/* Kernel's record line (*line, *len bytes, no NUL) in the table called name
+ * (read on first use; NULL: none named), else in the module's other tables
+ * read so far: 1 found, 0 none, -1 the named table could not be read. */
+int orion_rt_module_record(rt_module *m, int dev, const char *name, const char *kernel,
+                           const char **line, size_t *len);
 /* The kernel behind host stub `stub` on device dev, discovered on first
  * use (deferred while stream s captures); NULL when it launches plain. */
 rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CUstream s);

@@ -35,7 +35,7 @@ open(f'{w}/plain_globals.ptx', 'w').write(s[:i] + g + s[i:])
 one = '.visible .global .align 1 .b8 __x[%d] = {%s};\n' % (4 * n, ', '.join(['1'] * (4 * n)))
 open(f'{w}/plain_one.ptx', 'w').write(s[:i] + one + s[i:])
 o = open(f'{w}/orion.ptx').read()
-open(f'{w}/orion_norec.ptx', 'w').write(''.join(l for l in o.splitlines(True) if '__orion_rec_' not in l))
+open(f'{w}/orion_norec.ptx', 'w').write(''.join(l for l in o.splitlines(True) if '__orion_records_' not in l))
 EOF
 run() { # label, ptxas arguments...
   local label=$1; shift

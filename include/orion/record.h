@@ -1,10 +1,17 @@
 /* orion/record.h - the decision record the compiler leaves for the runtime.
  *
- * OrionPass stores one record per kernel in the device module as a
- * NUL-terminated string in global `__orion_rec_<kernel>` (addrspace 1,
- * externally visible, in llvm.used), so it survives into the cubin where
- * the runtime reads it with cuModuleGetGlobal, and tools read it from the
- * PTX or cubin.  The text form is one line:
+ * OrionPass writes one record per kernel, all of a translation unit's
+ * records in ONE global, the record table (record_table.c): the records
+ * sorted by kernel name, one per line, NUL-terminated, in the externally
+ * visible constant `__orion_records_<16 hex digits>` (addrspace 1), the
+ * digits a hash of the unit's source file name (orion_record_table_name),
+ * so that the tables of units linked into one module (-fgpu-rdc) differ
+ * and the host compilation of the file can name it (orion_site.records).
+ * It survives into the cubin, where the runtime reads it with
+ * cuModuleGetGlobal and finds a kernel's line by binary search; tools read
+ * it from the PTX or cubin.  One global per unit rather than one per kernel:
+ * ptxas's time grows with the number of module-scope globals times the
+ * number of entries.  The text form of one record is one line:
  *
  *   orion1;k=<kernel>;sm=90;dir=inc;ml=57;thr=32;blk=256;bk=0;smem=0;
  *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32;np=2;hp=6
@@ -32,7 +39,9 @@
 extern "C" {
 #endif
 
-#define ORION_RECORD_PREFIX "__orion_rec_"
+#define ORION_RECORD_TABLE_PREFIX "__orion_records_"
+/* The table's name: the prefix, 16 hex digits, NUL. */
+#define ORION_RECORD_TABLE_NAME_MAX (sizeof ORION_RECORD_TABLE_PREFIX + 16)
 #define ORION_CLONE_INFIX "__orion_"
 #define ORION_RECORD_KERNEL_MAX 512
 
@@ -52,6 +61,26 @@ orion_status orion_record_format(const orion_record *rec, char *buf, size_t n);
 /* Parse text produced by orion_record_format.  ORION_ERR_PARSE on anything
  * malformed; *rec is then zeroed. */
 orion_status orion_record_parse(const char *text, orion_record *rec);
+
+/* requires n >= ORION_RECORD_TABLE_NAME_MAX; the name of the record table of
+ * the translation unit whose source file name is source (NULL: ""). */
+void orion_record_table_name(const char *source, char *buf, size_t n);
+
+/* requires recs[0..n) formatted records (orion_record_format).  The table
+ * text (malloc'd, NUL-terminated): the records sorted by kernel name, each
+ * followed by '\n'; NULL when out of memory or a text is not a record. */
+char *orion_record_table_build(const char *const *recs, size_t n);
+
+/* requires table: size bytes of a table (a NUL ends it early).  The line of
+ * kernel's record (without its '\n', *len bytes), or NULL when the table has
+ * none or is malformed.  O(log n) line probes. */
+const char *orion_record_table_find(const char *table, size_t size, const char *kernel,
+                                    size_t *len);
+
+/* requires table: size bytes of a table.  The line starting at pos: returns
+ * pos with its length in *len, or (size_t)-1 past the last line.  The next
+ * line starts at pos + *len + 1. */
+size_t orion_record_table_next(const char *table, size_t size, size_t pos, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -42,7 +42,7 @@ extern "C" {
 
 /* ---- the ABI between OrionPass's host side and the runtime ------------- */
 
-#define ORION_SITE_ABI 1
+#define ORION_SITE_ABI 2
 
 /* orion_site.flags */
 #define ORION_SITE_IN_LOOP 0x1u       /* the launch site sits in a host loop */
@@ -55,6 +55,7 @@ typedef struct orion_site {
   unsigned flags;             /* ORION_SITE_* */
   const void *fatbin_wrapper; /* the TU's __cuda_fatbin_wrapper, or NULL */
   const char *where;          /* "file.cu:42" or the enclosing function; never NULL */
+  const char *records;        /* the TU's record table (orion/record.h); never NULL */
 } orion_site;
 
 /* Hidden parameters appended to every clone when the record says hp=6, in

@@ -8,10 +8,15 @@
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks.txt
 // RUN: cat %t/launch-hook-host-*.s | FileCheck %s --check-prefix=HOST
 // RUN: FileCheck %s --check-prefix=DEV < %t/launch-hook-cuda-nvptx64-nvidia-cuda-sm_90.s
+// The sites name the device side's one record table (orion/record.h).
+// RUN: grep -o '__orion_records_[0-9a-f]*' %t/launch-hook-cuda-nvptx64-nvidia-cuda-sm_90.s | sort -u > %t/dev-table
+// RUN: cat %t/launch-hook-host-*.s | grep -o '"__orion_records_[0-9a-f]*"' | tr -d '"' | sort -u > %t/host-table
+// RUN: count 1 < %t/dev-table
+// RUN: diff %t/dev-table %t/host-table
 
 // Device: a split clone per kernel, reading the hidden parameters; records
 // say hp=6.
-// DEV-DAG: .visible .global .align 1 .b8 __orion_rec__Z4fillPii[
+// DEV-DAG: .visible .global .align 1 .b8 __orion_records_{{[0-9a-f]+}}[
 // DEV-DAG: .visible .entry _Z17fill__orion_splitPii(
 // DEV-DAG: .visible .entry _Z17tile__orion_splitPii(
 // DEV-DAG: ld.param.b32 {{.*}}[_Z17tile__orion_splitPii_param_5];
@@ -42,18 +47,19 @@ static void advance(int *out, int k);
 
 void run(int *out, int n, int rounds) {
   // Once: flags 0.
-  // HOST: .asciz "{{.*}}launch-hook.cu:[[#@LINE+7]]"
+  // HOST: .asciz "{{.*}}launch-hook.cu:[[#@LINE+8]]"
   // HOST: .L__orion_site{{[.0-9]*}}:
-  // HOST-NEXT: .long 1
+  // HOST-NEXT: .long 2
   // HOST-NEXT: .long 0
   // HOST-NEXT: .quad __cuda_fatbin_wrapper
   // HOST-NEXT: .quad .L__orion_where
+  // HOST-NEXT: .quad .L__orion_table_name
   // REMARK-DAG: remark: {{.*}}launch-hook.cu:[[#@LINE+1]]:3: launch of fill(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+1]]: not in a loop [-Rpass=orion]
   fill<<<(n + 255) / 256, 256>>>(out, n);
   // Three times in a loop that -O3 unrolls: one site, flags 1.
   // HOST: .asciz "{{.*}}launch-hook.cu:[[#@LINE+7]]"
   // HOST: .L__orion_site{{[.0-9]*}}:
-  // HOST-NEXT: .long 1
+  // HOST-NEXT: .long 2
   // HOST-NEXT: .long 1
   // REMARK-DAG: remark: {{.*}}launch of tile(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+3]]: in a loop [-Rpass=orion]
   // REMARK-NOT: launch of tile(int*, int) at {{.*}}: not in a loop
@@ -66,7 +72,7 @@ void run(int *out, int n, int rounds) {
 
 // HOST: .asciz "{{.*}}launch-hook.cu:[[#@LINE+7]]"
 // HOST: .L__orion_site{{[.0-9]*}}:
-// HOST-NEXT: .long 1
+// HOST-NEXT: .long 2
 // HOST-NEXT: .long 1
 // HOST: .long 4
 // REMARK-DAG: remark: {{.*}}launch of step(int*, int) at {{.*}}launch-hook.cu:[[#@LINE+2]]: not in a loop [-Rpass=orion]

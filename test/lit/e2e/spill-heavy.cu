@@ -40,8 +40,8 @@
 // RES-DAG: REG:128 STACK:{{[1-9]}}
 // RES-DAG: Function _Z5heavyP6float4PKS_i:{{$}}
 // RES-DAG: STACK:0 SHARED:0 LOCAL:0
-// The decision record reaches the cubin as a global symbol.
-// ELF: __orion_rec__Z5heavyP6float4PKS_i
+// The record table reaches the cubin as a global symbol.
+// ELF: __orion_records_{{[0-9a-f]+}}
 
 __global__ void heavy(float4 *out, const float4 *in, int n) {
   float4 acc[48];

@@ -8,7 +8,7 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK: "kernel":"oldk","sm":90,{{.*}}"block":96,"block_known":true,
-; IR: @__orion_rec_oldk = addrspace(1) constant
+; IR: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant {{.*}}c"orion1;k=oldk;
 ; IR: define {{.*}}void @oldk(
 define void @oldk(ptr addrspace(1) %p) #0 {
   store float 1.0, ptr addrspace(1) %p

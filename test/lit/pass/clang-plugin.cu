@@ -16,10 +16,10 @@
 // O0: define {{.*}}ptx_kernel void @_Z5stripPfPKfi(
 // O0-NOT: __orion_
 // REMARK: remark: kernel strip(float*, float const*, int): max-live {{[0-9]+}} registers, threshold 32 at 256 threads/block (assumed) on sm_90: direction {{increasing|decreasing}}; versions orig (original
-// PTX: .visible .global .align 1 .b8 __orion_rec__Z5stripPfPKfi[
+// PTX: .visible .global .align 1 .b8 __orion_records_{{[0-9a-f]+}}[
 // PTX: .visible .entry _Z5stripPfPKfi(
 // PTX: .visible .entry _Z16strip__orion_r32PfPKfi(
-// HOST: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 4, ptr null, ptr @__orion_where }
+// HOST: @__orion_site = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 4, ptr null, ptr @__orion_where, ptr @__orion_table_name }
 // HOST-NOT: __orion_rec
 // HOST: call noundef i32 @__orion_launch_kernel(ptr noundef nonnull @_Z20__device_stub__stripPfPKfi, {{.*}}, ptr @__orion_site)
 // HOST-NOT: call {{.*}}@cudaLaunchKernel

@@ -17,8 +17,8 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 2, ptr null, ptr @__orion_where }, align 8
-; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr } { i32 1, i32 3, ptr null, ptr @__orion_where.1 }, align 8
+; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 2, ptr null, ptr @__orion_where, ptr @__orion_table_name }, align 8
+; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 3, ptr null, ptr @__orion_where.1, ptr @__orion_table_name }, align 8
 ; CHECK-NOT: cudaLaunchKernel
 ; CHECK: declare i32 @__orion_launch_kernel(ptr, i64, i32, i64, i32, ptr, i64, ptr, ptr)
 ; CHECK-NOT: cudaLaunchKernel

@@ -27,25 +27,25 @@ target triple = "x86_64-pc-linux-gnu"
 ; The sites, in the order they are made: the early phase's, function by
 ; function, then the late phase's for the stubs' own launches.
 ; CHECK: @__orion_where = private unnamed_addr constant [7 x i8] c"k.cu:7\00", align 1
-; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where }, align 8
+; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where, ptr @__orion_table_name }, align 8
 ; CHECK: @__orion_where.1 = private unnamed_addr constant [12 x i8] c"_Z4loopPfii\00"
-; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr } { i32 1, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.1 }, align 8
+; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.1, ptr @__orion_table_name }, align 8
 ; CHECK: @__orion_where.3 = {{.*}} c"_Z9once_stubPf\00"
-; CHECK: @__orion_site.4 = {{.*}} { i32 1, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.3 }
+; CHECK: @__orion_site.4 = {{.*}} { i32 2, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.3, ptr @__orion_table_name }
 ; CHECK: @__orion_where.5 = {{.*}} c"_Z9loop_stubPfii\00"
-; CHECK: @__orion_site.6 = {{.*}} { i32 1, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.5 }
+; CHECK: @__orion_site.6 = {{.*}} { i32 2, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.5, ptr @__orion_table_name }
 ; CHECK: @__orion_where.7 = {{.*}} c"_Z10call_otherPf\00"
-; CHECK: @__orion_site.8 = {{.*}} { i32 1, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.7 }
+; CHECK: @__orion_site.8 = {{.*}} { i32 2, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.7, ptr @__orion_table_name }
 ; CHECK: @__orion_where.9 = {{.*}} c"_Z6directv\00"
-; CHECK: @__orion_site.10 = {{.*}} { i32 1, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.9 }
+; CHECK: @__orion_site.10 = {{.*}} { i32 2, i32 0, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.9, ptr @__orion_table_name }
 ; CHECK: @__orion_where.11 = {{.*}} c"_Z6invokev\00"
-; CHECK: @__orion_site.12 = {{.*}} { i32 1, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.11 }
+; CHECK: @__orion_site.12 = {{.*}} { i32 2, i32 1, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.11, ptr @__orion_table_name }
 ; CHECK: @__orion_where.13 = {{.*}} c"_Z19__device_stub__kernPfi\00"
-; CHECK: @__orion_site.14 = {{.*}} { i32 1, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.13 }
+; CHECK: @__orion_site.14 = {{.*}} { i32 2, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.13, ptr @__orion_table_name }
 ; CHECK: @__orion_where.15 = {{.*}} c"_Z20__device_stub__otherPfi\00"
-; CHECK: @__orion_site.16 = {{.*}} { i32 1, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.15 }
+; CHECK: @__orion_site.16 = {{.*}} { i32 2, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.15, ptr @__orion_table_name }
 ; CHECK: @__orion_where.17 = {{.*}} c"_Z20__device_stub__stub0Pfi\00"
-; CHECK: @__orion_site.18 = {{.*}} { i32 1, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.17 }
+; CHECK: @__orion_site.18 = {{.*}} { i32 2, i32 4, ptr @__cuda_fatbin_wrapper, ptr @__orion_where.17, ptr @__orion_table_name }
 ; CHECK-NOT: @__orion_site
 
 ; -O3 shape: the stub inlined at the launch site, no loop.  The location is

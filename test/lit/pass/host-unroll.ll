@@ -11,9 +11,9 @@
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr } { i32 1, i32 1, ptr null, ptr @__orion_where }
-; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr } { i32 1, i32 1, ptr null, ptr @__orion_where.1 }
-; CHECK: @__orion_site.4 = private constant { i32, i32, ptr, ptr } { i32 1, i32 4, ptr null, ptr @__orion_where.3 }
+; CHECK: @__orion_site = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 1, ptr null, ptr @__orion_where, ptr @__orion_table_name }
+; CHECK: @__orion_site.2 = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 1, ptr null, ptr @__orion_where.1, ptr @__orion_table_name }
+; CHECK: @__orion_site.4 = private constant { i32, i32, ptr, ptr, ptr } { i32 2, i32 4, ptr null, ptr @__orion_where.3, ptr @__orion_table_name }
 
 ; CHECK-LABEL: define void @_Z8unrolledPf(
 ; CHECK-COUNT-3: call i32 @__orion_launch_kernel(ptr nonnull @_Z19__device_stub__kernPfi, {{.*}}, ptr nonnull @__orion_site)

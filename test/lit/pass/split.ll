@@ -24,14 +24,9 @@ target triple = "nvptx64-nvidia-cuda"
 %struct.S = type { [4 x i32] }
 
 ; ---- a split-safe kernel: byval/align/noalias parameters, 2-D grid --------
-; CHECK: @__orion_rec_grid = addrspace(1) constant {{.*}};np=3;hp=6\00"
-; CHECK: @__orion_rec_callee = addrspace(1) constant {{.*}};np=1;hp=0\00"
-; CHECK: @__orion_rec_asm = addrspace(1) constant {{.*}};np=1;hp=0\00"
-; CHECK: @__orion_rec_cluster = addrspace(1) constant {{.*}};np=1;hp=0\00"
-; CHECK: @__orion_rec_clusterdim = addrspace(1) constant {{.*}};np=1;hp=0\00"
-; CHECK: @__orion_rec_indirect = addrspace(1) constant {{.*}};np=2;hp=0\00"
-; CHECK: @__orion_rec_external = addrspace(1) constant {{.*}};np=1;hp=0\00"
-; CHECK: @__orion_rec_printer = addrspace(1) constant {{.*}};np=1;hp=6\00"
+; One record table, sorted by kernel name.
+; CHECK: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=asm;{{.*}};np=1;hp=0\0Aorion1;k=callee;{{.*}};np=1;hp=0\0Aorion1;k=cluster;{{.*}};np=1;hp=0\0Aorion1;k=clusterdim;{{.*}};np=1;hp=0\0Aorion1;k=external;{{.*}};np=1;hp=0\0Aorion1;k=grid;{{.*}};np=3;hp=6\0Aorion1;k=indirect;{{.*}};np=2;hp=0\0Aorion1;k=printer;{{.*}};np=1;hp=6\0A\00"
+; CHECK-NOT: @__orion_rec
 
 ; The original is unchanged.
 ; Its max-live of 22 (five live <4 x float> and two values) at 128 threads gives a

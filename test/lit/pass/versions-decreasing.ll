@@ -50,7 +50,7 @@ define ptx_kernel void @cube(ptr addrspace(1) %p) #1 {
   ret void
 }
 
-; PTX: .visible .global .align 1 .b8 __orion_rec_light[
+; PTX: .visible .global .align 1 .b8 __orion_records_{{[0-9a-f]+}}[
 ; PTX: .visible .entry light(
 ; PTX: .visible .entry light__orion_r32(
 ; PTX-NEXT: .param .u64 {{.*}}

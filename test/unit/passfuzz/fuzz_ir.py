@@ -72,11 +72,22 @@ def mutate(rng, text):
             if m:
                 text2 = text2.replace("@" + m.group(1), "@" + m.group(1) + "x" * rng.choice([10, 500, 2000]))
             lines = text2.split("\n")
-        else:  # a record name a user symbol already has
-            m = re.search(r"define ptx_kernel void @([\w.$]+)", "\n".join(lines))
-            if m:
-                lines.append("@__orion_rec_%s = global i32 0" % m.group(1))
+        else:  # the record table's name a user symbol already has
+            text2 = "\n".join(lines)
+            m = re.search(r'^source_filename = "([^"]*)"', text2, re.M)
+            if not m:
+                lines.insert(0, 'source_filename = "fuzz.cu"')
+            lines.append("@%s = global i32 0" % table_name(m.group(1) if m else "fuzz.cu"))
     return "\n".join(lines)
+
+
+def table_name(source):
+    """The record table's name for a module whose source file is source
+    (orion/record.h: FNV-1a 64 of the name)."""
+    h = 14695981039346656037
+    for b in source.encode():
+        h = ((h ^ b) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return "__orion_records_%016x" % h
 
 
 def crashed(r):

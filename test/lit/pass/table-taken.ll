@@ -1,0 +1,279 @@
+; The module's record table is named after its source file
+; (__orion_records_<FNV-1a 64 of "taken.cu">, orion/record.h).  When a user
+; symbol already has that name the runtime would read it as the table, so
+; no kernel is versioned: each says why in a remark and a report line, and
+; the symbol is left as it was, never renamed or silently shared.
+; RUN: rm -f %t.json
+; RUN: %opt -passes=orion -orion-report=%t.json -pass-remarks=orion -S %s -o %t.ll 2>%t.remarks
+; RUN: FileCheck %s --check-prefix=JSON < %t.json
+; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+; RUN: FileCheck %s --check-prefix=IR < %t.ll
+; The same module named after another file: versioned, its table beside the
+; user's symbol.
+; RUN: sed 's/^source_filename = .*/source_filename = "other.cu"/' %s | %opt -passes=orion -S -o - | FileCheck %s --check-prefix=OTHER
+; JSON: "kernel":"first",{{.*}}"note":"kernel first: not versioned: the symbol __orion_records_ebe29e0f00518ec2, the name of the module's decision-record table, is taken by another symbol"
+; JSON: "kernel":"second",{{.*}}"note":"kernel second: not versioned: the symbol __orion_records_ebe29e0f00518ec2,
+; REMARK: remark: {{.*}}kernel first: not versioned: the symbol __orion_records_ebe29e0f00518ec2, the name of the module's decision-record table, is taken by another symbol
+; REMARK: remark: {{.*}}kernel second: not versioned:
+; IR: @__orion_records_ebe29e0f00518ec2 = global i32 7
+; IR-NOT: orion1;
+; IR-NOT: __orion_r{{[0-9]}}
+; OTHER: @__orion_records_ebe29e0f00518ec2 = global i32 7
+; OTHER: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant {{.*}}c"orion1;k=first;{{.*}}\0Aorion1;k=second;
+; OTHER: define ptx_kernel void @first__orion_r
+
+source_filename = "taken.cu"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@__orion_records_ebe29e0f00518ec2 = global i32 7
+
+define ptx_kernel void @first(ptr addrspace(1) %p) #0 {
+  %g0 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 0
+  %v0 = load volatile <4 x float>, ptr addrspace(1) %g0
+  %g1 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 1
+  %v1 = load volatile <4 x float>, ptr addrspace(1) %g1
+  %g2 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 2
+  %v2 = load volatile <4 x float>, ptr addrspace(1) %g2
+  %g3 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 3
+  %v3 = load volatile <4 x float>, ptr addrspace(1) %g3
+  %g4 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 4
+  %v4 = load volatile <4 x float>, ptr addrspace(1) %g4
+  %g5 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 5
+  %v5 = load volatile <4 x float>, ptr addrspace(1) %g5
+  %g6 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 6
+  %v6 = load volatile <4 x float>, ptr addrspace(1) %g6
+  %g7 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 7
+  %v7 = load volatile <4 x float>, ptr addrspace(1) %g7
+  %g8 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 8
+  %v8 = load volatile <4 x float>, ptr addrspace(1) %g8
+  %g9 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 9
+  %v9 = load volatile <4 x float>, ptr addrspace(1) %g9
+  %g10 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 10
+  %v10 = load volatile <4 x float>, ptr addrspace(1) %g10
+  %g11 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 11
+  %v11 = load volatile <4 x float>, ptr addrspace(1) %g11
+  %g12 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 12
+  %v12 = load volatile <4 x float>, ptr addrspace(1) %g12
+  %g13 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 13
+  %v13 = load volatile <4 x float>, ptr addrspace(1) %g13
+  %g14 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 14
+  %v14 = load volatile <4 x float>, ptr addrspace(1) %g14
+  %g15 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 15
+  %v15 = load volatile <4 x float>, ptr addrspace(1) %g15
+  %g16 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 16
+  %v16 = load volatile <4 x float>, ptr addrspace(1) %g16
+  %g17 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 17
+  %v17 = load volatile <4 x float>, ptr addrspace(1) %g17
+  %g18 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 18
+  %v18 = load volatile <4 x float>, ptr addrspace(1) %g18
+  %g19 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 19
+  %v19 = load volatile <4 x float>, ptr addrspace(1) %g19
+  %g20 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 20
+  %v20 = load volatile <4 x float>, ptr addrspace(1) %g20
+  %g21 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 21
+  %v21 = load volatile <4 x float>, ptr addrspace(1) %g21
+  %g22 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 22
+  %v22 = load volatile <4 x float>, ptr addrspace(1) %g22
+  %g23 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 23
+  %v23 = load volatile <4 x float>, ptr addrspace(1) %g23
+  %g24 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 24
+  %v24 = load volatile <4 x float>, ptr addrspace(1) %g24
+  %g25 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 25
+  %v25 = load volatile <4 x float>, ptr addrspace(1) %g25
+  %g26 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 26
+  %v26 = load volatile <4 x float>, ptr addrspace(1) %g26
+  %g27 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 27
+  %v27 = load volatile <4 x float>, ptr addrspace(1) %g27
+  %g28 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 28
+  %v28 = load volatile <4 x float>, ptr addrspace(1) %g28
+  %g29 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 29
+  %v29 = load volatile <4 x float>, ptr addrspace(1) %g29
+  %g30 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 30
+  %v30 = load volatile <4 x float>, ptr addrspace(1) %g30
+  %g31 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 31
+  %v31 = load volatile <4 x float>, ptr addrspace(1) %g31
+  %g32 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 32
+  %v32 = load volatile <4 x float>, ptr addrspace(1) %g32
+  %g33 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 33
+  %v33 = load volatile <4 x float>, ptr addrspace(1) %g33
+  %g34 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 34
+  %v34 = load volatile <4 x float>, ptr addrspace(1) %g34
+  %g35 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 35
+  %v35 = load volatile <4 x float>, ptr addrspace(1) %g35
+  %g36 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 36
+  %v36 = load volatile <4 x float>, ptr addrspace(1) %g36
+  %g37 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 37
+  %v37 = load volatile <4 x float>, ptr addrspace(1) %g37
+  %g38 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 38
+  %v38 = load volatile <4 x float>, ptr addrspace(1) %g38
+  %g39 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 39
+  %v39 = load volatile <4 x float>, ptr addrspace(1) %g39
+  %s1 = fadd <4 x float> %v0, %v1
+  %s2 = fadd <4 x float> %s1, %v2
+  %s3 = fadd <4 x float> %s2, %v3
+  %s4 = fadd <4 x float> %s3, %v4
+  %s5 = fadd <4 x float> %s4, %v5
+  %s6 = fadd <4 x float> %s5, %v6
+  %s7 = fadd <4 x float> %s6, %v7
+  %s8 = fadd <4 x float> %s7, %v8
+  %s9 = fadd <4 x float> %s8, %v9
+  %s10 = fadd <4 x float> %s9, %v10
+  %s11 = fadd <4 x float> %s10, %v11
+  %s12 = fadd <4 x float> %s11, %v12
+  %s13 = fadd <4 x float> %s12, %v13
+  %s14 = fadd <4 x float> %s13, %v14
+  %s15 = fadd <4 x float> %s14, %v15
+  %s16 = fadd <4 x float> %s15, %v16
+  %s17 = fadd <4 x float> %s16, %v17
+  %s18 = fadd <4 x float> %s17, %v18
+  %s19 = fadd <4 x float> %s18, %v19
+  %s20 = fadd <4 x float> %s19, %v20
+  %s21 = fadd <4 x float> %s20, %v21
+  %s22 = fadd <4 x float> %s21, %v22
+  %s23 = fadd <4 x float> %s22, %v23
+  %s24 = fadd <4 x float> %s23, %v24
+  %s25 = fadd <4 x float> %s24, %v25
+  %s26 = fadd <4 x float> %s25, %v26
+  %s27 = fadd <4 x float> %s26, %v27
+  %s28 = fadd <4 x float> %s27, %v28
+  %s29 = fadd <4 x float> %s28, %v29
+  %s30 = fadd <4 x float> %s29, %v30
+  %s31 = fadd <4 x float> %s30, %v31
+  %s32 = fadd <4 x float> %s31, %v32
+  %s33 = fadd <4 x float> %s32, %v33
+  %s34 = fadd <4 x float> %s33, %v34
+  %s35 = fadd <4 x float> %s34, %v35
+  %s36 = fadd <4 x float> %s35, %v36
+  %s37 = fadd <4 x float> %s36, %v37
+  %s38 = fadd <4 x float> %s37, %v38
+  %s39 = fadd <4 x float> %s38, %v39
+  store <4 x float> %s39, ptr addrspace(1) %p
+  ret void
+}
+
+define ptx_kernel void @second(ptr addrspace(1) %p) #0 {
+  %g0 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 0
+  %v0 = load volatile <4 x float>, ptr addrspace(1) %g0
+  %g1 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 1
+  %v1 = load volatile <4 x float>, ptr addrspace(1) %g1
+  %g2 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 2
+  %v2 = load volatile <4 x float>, ptr addrspace(1) %g2
+  %g3 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 3
+  %v3 = load volatile <4 x float>, ptr addrspace(1) %g3
+  %g4 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 4
+  %v4 = load volatile <4 x float>, ptr addrspace(1) %g4
+  %g5 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 5
+  %v5 = load volatile <4 x float>, ptr addrspace(1) %g5
+  %g6 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 6
+  %v6 = load volatile <4 x float>, ptr addrspace(1) %g6
+  %g7 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 7
+  %v7 = load volatile <4 x float>, ptr addrspace(1) %g7
+  %g8 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 8
+  %v8 = load volatile <4 x float>, ptr addrspace(1) %g8
+  %g9 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 9
+  %v9 = load volatile <4 x float>, ptr addrspace(1) %g9
+  %g10 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 10
+  %v10 = load volatile <4 x float>, ptr addrspace(1) %g10
+  %g11 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 11
+  %v11 = load volatile <4 x float>, ptr addrspace(1) %g11
+  %g12 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 12
+  %v12 = load volatile <4 x float>, ptr addrspace(1) %g12
+  %g13 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 13
+  %v13 = load volatile <4 x float>, ptr addrspace(1) %g13
+  %g14 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 14
+  %v14 = load volatile <4 x float>, ptr addrspace(1) %g14
+  %g15 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 15
+  %v15 = load volatile <4 x float>, ptr addrspace(1) %g15
+  %g16 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 16
+  %v16 = load volatile <4 x float>, ptr addrspace(1) %g16
+  %g17 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 17
+  %v17 = load volatile <4 x float>, ptr addrspace(1) %g17
+  %g18 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 18
+  %v18 = load volatile <4 x float>, ptr addrspace(1) %g18
+  %g19 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 19
+  %v19 = load volatile <4 x float>, ptr addrspace(1) %g19
+  %g20 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 20
+  %v20 = load volatile <4 x float>, ptr addrspace(1) %g20
+  %g21 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 21
+  %v21 = load volatile <4 x float>, ptr addrspace(1) %g21
+  %g22 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 22
+  %v22 = load volatile <4 x float>, ptr addrspace(1) %g22
+  %g23 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 23
+  %v23 = load volatile <4 x float>, ptr addrspace(1) %g23
+  %g24 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 24
+  %v24 = load volatile <4 x float>, ptr addrspace(1) %g24
+  %g25 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 25
+  %v25 = load volatile <4 x float>, ptr addrspace(1) %g25
+  %g26 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 26
+  %v26 = load volatile <4 x float>, ptr addrspace(1) %g26
+  %g27 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 27
+  %v27 = load volatile <4 x float>, ptr addrspace(1) %g27
+  %g28 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 28
+  %v28 = load volatile <4 x float>, ptr addrspace(1) %g28
+  %g29 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 29
+  %v29 = load volatile <4 x float>, ptr addrspace(1) %g29
+  %g30 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 30
+  %v30 = load volatile <4 x float>, ptr addrspace(1) %g30
+  %g31 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 31
+  %v31 = load volatile <4 x float>, ptr addrspace(1) %g31
+  %g32 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 32
+  %v32 = load volatile <4 x float>, ptr addrspace(1) %g32
+  %g33 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 33
+  %v33 = load volatile <4 x float>, ptr addrspace(1) %g33
+  %g34 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 34
+  %v34 = load volatile <4 x float>, ptr addrspace(1) %g34
+  %g35 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 35
+  %v35 = load volatile <4 x float>, ptr addrspace(1) %g35
+  %g36 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 36
+  %v36 = load volatile <4 x float>, ptr addrspace(1) %g36
+  %g37 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 37
+  %v37 = load volatile <4 x float>, ptr addrspace(1) %g37
+  %g38 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 38
+  %v38 = load volatile <4 x float>, ptr addrspace(1) %g38
+  %g39 = getelementptr <4 x float>, ptr addrspace(1) %p, i64 39
+  %v39 = load volatile <4 x float>, ptr addrspace(1) %g39
+  %s1 = fadd <4 x float> %v0, %v1
+  %s2 = fadd <4 x float> %s1, %v2
+  %s3 = fadd <4 x float> %s2, %v3
+  %s4 = fadd <4 x float> %s3, %v4
+  %s5 = fadd <4 x float> %s4, %v5
+  %s6 = fadd <4 x float> %s5, %v6
+  %s7 = fadd <4 x float> %s6, %v7
+  %s8 = fadd <4 x float> %s7, %v8
+  %s9 = fadd <4 x float> %s8, %v9
+  %s10 = fadd <4 x float> %s9, %v10
+  %s11 = fadd <4 x float> %s10, %v11
+  %s12 = fadd <4 x float> %s11, %v12
+  %s13 = fadd <4 x float> %s12, %v13
+  %s14 = fadd <4 x float> %s13, %v14
+  %s15 = fadd <4 x float> %s14, %v15
+  %s16 = fadd <4 x float> %s15, %v16
+  %s17 = fadd <4 x float> %s16, %v17
+  %s18 = fadd <4 x float> %s17, %v18
+  %s19 = fadd <4 x float> %s18, %v19
+  %s20 = fadd <4 x float> %s19, %v20
+  %s21 = fadd <4 x float> %s20, %v21
+  %s22 = fadd <4 x float> %s21, %v22
+  %s23 = fadd <4 x float> %s22, %v23
+  %s24 = fadd <4 x float> %s23, %v24
+  %s25 = fadd <4 x float> %s24, %v25
+  %s26 = fadd <4 x float> %s25, %v26
+  %s27 = fadd <4 x float> %s26, %v27
+  %s28 = fadd <4 x float> %s27, %v28
+  %s29 = fadd <4 x float> %s28, %v29
+  %s30 = fadd <4 x float> %s29, %v30
+  %s31 = fadd <4 x float> %s30, %v31
+  %s32 = fadd <4 x float> %s31, %v32
+  %s33 = fadd <4 x float> %s32, %v33
+  %s34 = fadd <4 x float> %s33, %v34
+  %s35 = fadd <4 x float> %s34, %v35
+  %s36 = fadd <4 x float> %s35, %v36
+  %s37 = fadd <4 x float> %s36, %v37
+  %s38 = fadd <4 x float> %s37, %v38
+  %s39 = fadd <4 x float> %s38, %v39
+  store <4 x float> %s39, ptr addrspace(1) %p
+  ret void
+}
+
+attributes #0 = { "target-cpu"="sm_90" }
