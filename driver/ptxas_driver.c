@@ -451,8 +451,11 @@ static int first_run(run_state *st, int *status) {
       }
     }
   }
+  /* -v in the first run where it costs little (few entries): its figures
+   * then need no second run for the versions with local memory */
+  int with_v = c->verbose || st->m.n_entries <= OPTX_VERBOSE_MAX_ENTRIES;
   strvec argv;
-  optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out, c->verbose);
+  optx_build_argv(&argv, st->real, c, NULL, input, st->tmp_out, with_v);
   int rc = optx_run_ptxas(c, &argv, &st->r1);
   sv_free(&argv);
   if (rc != 0) {
@@ -469,8 +472,8 @@ static int first_run(run_state *st, int *status) {
     *status = rc;
     return 0;
   }
-  ptxas_info info; /* -v's figures: its output when the user asked for it */
-  if (c->verbose)
+  ptxas_info info; /* -v's figures: that run's output when it had -v */
+  if (with_v)
     ptxas_info_parse(st->r1.err.p, st->r1.err.len, &info);
   else
     optx_figures(c, st->real, input, st->tmp_out, &info);

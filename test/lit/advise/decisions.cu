@@ -24,8 +24,8 @@
 // RUNREPORT: ]}
 // CACHE: # orion decision cache 2
 // CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z6cachedPf 256x1x1 0 r64 1.0700 30
-// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z9tentativePf 256x1x1 0 r64 1.0600 20 tentative 2 -0.1 0.006 40 -1
-// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z4openPf 256x1x1 0 orig 1 9 open 0 0 0 3 0.01
+// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z9tentativePf 256x1x1 0 r64 1.0600 20 tentative 2 -0.1 0.006 40 -1 -
+// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z4openPf 256x1x1 0 orig 1 9 open 1 0 0 3 0.01 w1,2,0,0,1,0,0/0,0,0,0,0,0,0,0/1,0,1,1,-0.02,0.0004,-0.02,-0.02
 
 // CHECK: decisions.cu:[[#@LINE+2]]:17: note: 'unconfirmed' at 256x1x1 threads, 0 B dynamic shared memory: r64 (1.080 ±0.010 n=8) is not confirmed: 1 of 3 re-check pairs
 // CHECK-NEXT: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'unconfirmed': nothing advised: no confirmed choice other than the original
