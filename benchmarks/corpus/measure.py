@@ -14,6 +14,12 @@ program, in rounds whose order rotates, it runs:
     cached               Orion's binary with a decision cache filled by one
                          untimed adaptive run before the rounds
     fixed:<tag>          every version the binary has (orig included), alone
+    claims               (after the rounds) each kernel whose adaptive runs
+                         chose another version than the original, on that
+                         version alone, every other kernel on the original:
+                         ORION_MODE=fixed:<kernel>=<tag>, recorded as mode
+                         alone:<tag>:<kernel>, --runs times (claims.py
+                         compares the report's speedup with it)
 
 each under the CUPTI tracer (CUDA_INJECTION64_PATH=kerntime.so), and checks
 each run: exit status 0, no "FAIL" in the output, and "PASS" in it when the
@@ -133,6 +139,15 @@ def trace_compact(src, dst):
             g.write('# rest %d %d %d\n' % (i, ns, cnt))
         g.write('# dropped %d\n' % dropped)
     os.replace(dst + '.tmp', dst)
+
+
+def read_rows(path):
+    """requires a CSV file written by Writer; returns its rows as dicts (none if missing)"""
+    try:
+        with open(path, newline='') as f:
+            return list(csv.DictReader(f))
+    except FileNotFoundError:
+        return []
 
 
 def binary_tags(path):
@@ -296,7 +311,17 @@ class Runner:
                 self.run(prog, pdir, args, mode, r, env)
                 if mode in ('adaptive', 'cached'):
                     self.choices(prog, mode, r, report)
-        return 1 + bool(want & {'cached', 'fixed'}) + len(modes) * self.a.runs
+        n = 0
+        if 'claims' in want:
+            claims = sorted({(r['kernel'], r['chosen']) for r in read_rows(
+                os.path.join(self.a.out, 'choices.csv')) if r['program'] == prog and
+                r['mode'] == 'adaptive' and r['chosen'] not in ('orig', 'None', '')})
+            for r in range(self.a.runs):
+                for k, t in claims:
+                    self.run(prog, pdir, args, 'alone:%s:%s' % (t, k), r,
+                             {'ORION_MODE': 'fixed:%s=%s' % (k, t), 'ORION_CACHE': 'off'})
+                    n += 1
+        return 1 + bool(want & {'cached', 'fixed'}) + len(modes) * self.a.runs + n
 
 
 def main():
@@ -311,11 +336,12 @@ def main():
                     help="leave out a program whose first (nvcc) run takes longer (default 3)")
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
-                    help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed')
+                    help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed,claims')
     ap.add_argument('--traces', action='store_true',
                     help='keep every launch of the off, adaptive and fixed runs (traces/)')
     a = ap.parse_args()
-    bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'fixed'}
+    bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'fixed',
+                                     'claims'}
     if bad:
         sys.exit('measure.py: --modes: unknown mode(s) ' + ','.join(sorted(bad)))
     progs = read_programs(os.path.join(a.pack, 'programs.txt'))
