@@ -141,9 +141,10 @@ static int cache_entry(rt_config *c, orion_cache_entry *e) {
   e->speedup = sp;
   e->iterations = c->iterations;
   const orion_tune_stats *rc = &c->tuner.c[tag].rc;
-  e->checks = e->state == ORION_CACHE_OPEN ? open_runs : tag != c->orig ? rc->n : 0;
-  e->rc_sum = tag != c->orig ? rc->sum : 0;
-  e->rc_sumsq = tag != c->orig ? rc->sumsq : 0;
+  if (e->state == ORION_CACHE_OPEN) /* (orion_rt_cache_key zeroed the rest) */
+    e->checks = open_runs;
+  else if (tag != c->orig)
+    e->checks = rc->n, e->rc_sum = rc->sum, e->rc_sumsq = rc->sumsq;
   int n = atomic_load(&c->timed_n);
   double ran = n > 0 ? (double)atomic_load(&c->launches) * (double)atomic_load(&c->timed_ns) / n
                      : 0;

@@ -79,38 +79,11 @@ def base_kernel(name):
     return split[0] if split else name
 
 
-def read_trace(path):
-    """requires a KERNTIME_OUT file; returns ({kernel: [ns, launches]}, dropped)"""
-    per, dropped = {}, 0
-    try:
-        with open(path) as f:
-            for line in f:
-                if line.startswith('# dropped'):
-                    dropped = int(line.split()[2])
-                    continue
-                parts = line.rstrip('\n').split('\t')
-                if len(parts) < 4 or parts[3] == 'kerntime_warm':
-                    continue
-                k = base_kernel(parts[3])
-                e = per.setdefault(k, [0, 0])
-                e[0] += int(parts[1]) - int(parts[0])
-                e[1] += 1
-    except FileNotFoundError:
-        return None, 0
-    return per, dropped
-
-
-TRACE_MAX = 200000
-
-
-def trace_compact(src, dst):
-    """requires a KERNTIME_OUT file; writes dst (gzip): '# kernel <i> <name>' lines first, then
-    one '<i> <ns> <blocks> <tag>' line per launch in start order (kernel i = the base
-    kernel; tag: the clone's, or orig), at most TRACE_MAX of them, then '# rest <i> <ns>
-    <launches>' per kernel for the launches left out and '# dropped <n>'"""
-    import gzip
+def trace_records(path):
+    """requires a KERNTIME_OUT file (FileNotFoundError if none); returns ([(start ns, ns,
+    blocks, name)] of the program's kernel executions in file order, dropped)"""
     rows, dropped = [], 0
-    with open(src) as f:
+    with open(path) as f:
         for line in f:
             if line.startswith('# dropped'):
                 dropped = int(line.split()[2])
@@ -118,7 +91,29 @@ def trace_compact(src, dst):
             p = line.rstrip('\n').split('\t')
             if len(p) >= 4 and p[3] != 'kerntime_warm':
                 rows.append((int(p[0]), int(p[1]) - int(p[0]), p[2], p[3]))
-    rows.sort()
+    return rows, dropped
+
+
+def per_kernel(rows):
+    """requires trace_records' rows; returns {kernel: [ns, launches]} (clones as their kernel)"""
+    per = {}
+    for _, ns, _, name in rows:
+        e = per.setdefault(base_kernel(name), [0, 0])
+        e[0] += ns
+        e[1] += 1
+    return per
+
+
+TRACE_MAX = 200000
+
+
+def trace_compact(rows, dropped, dst):
+    """requires trace_records' rows and dropped; writes dst (gzip): '# kernel <i> <name>'
+    lines first, then one '<i> <ns> <blocks> <tag>' line per launch in start order (kernel
+    i = the base kernel; tag: the clone's, or orig), at most TRACE_MAX of them, then
+    '# rest <i> <ns> <launches>' per kernel for the launches left out and '# dropped <n>'"""
+    import gzip
+    rows = sorted(rows)
     ids, rest = {}, {}
     with gzip.open(dst + '.tmp', 'wt') as g:
         body = []
@@ -235,7 +230,11 @@ class Runner:
         except subprocess.TimeoutExpired as e:
             rc, out = 124, (e.stdout or b'').decode(errors='replace') + '\n[timeout]'
         wall = time.time() - t0
-        per, dropped = read_trace(trace)
+        try:
+            records, dropped = trace_records(trace)
+            per = per_kernel(records)
+        except FileNotFoundError:
+            records, dropped, per = [], 0, None
         check = rc == 0 and not FAIL.search(out) and (not self.want_pass or PASS.search(out))
         check = check and per is not None
         if not record:
@@ -243,7 +242,7 @@ class Runner:
         if self.a.traces and per is not None and (mode in ('off', 'adaptive') or
                                                   mode.startswith('fixed:')):
             base = os.path.join(self.a.out, 'traces', '%s.%s.%s' % (prog, mode.replace(':', '_'), run))
-            trace_compact(trace, base + '.tsv.gz')
+            trace_compact(records, dropped, base + '.tsv.gz')
             rep = env_extra.get('ORION_REPORT')
             if mode == 'adaptive' and rep and os.path.exists(rep):
                 shutil.copy(rep, base + '.json')

@@ -27,6 +27,7 @@ Python 3 standard library only.
 """
 import argparse
 import csv
+import functools
 import glob
 import gzip
 import json
@@ -37,8 +38,10 @@ import sys
 from collections import defaultdict
 
 
+@functools.lru_cache(maxsize=None)  # each round's traces serve two replays and the next round's
 def read_trace(path):
-    """requires a trace_compact file; returns ({kernel: [(ns, blocks, tag)]}, {kernel: [ns, n]} rest)"""
+    """requires a trace_compact file; returns ({kernel: [(ns, blocks, tag)]}, {kernel: [ns, n]} rest),
+    not to be changed (cached)"""
     names, per, rest = {}, defaultdict(list), {}
     with gzip.open(path, 'rt') as f:
         for line in f:
@@ -153,6 +156,7 @@ def replay(sim, simargs, text):
 
 def program(prog, raws, sim, simargs):
     """requires prog's traces; returns (kernel rows, program row) or None"""
+    read_trace.cache_clear()  # one program's traces at a time
     runs = find_runs(raws, prog)
     keys = sorted(runs)
     if not keys:
@@ -163,6 +167,7 @@ def program(prog, raws, sim, simargs):
         files = runs[key]
         cfgs = tuned_configs(files['report'])
         other = runs[keys[(n + 1) % len(keys)]]
+        seq = order_of(files['off'])
         for variant, src in (('same', files), ('cross', other)):
             if variant == 'cross' and len(keys) < 2:
                 continue
@@ -180,7 +185,6 @@ def program(prog, raws, sim, simargs):
                 tags = [v['tag'] for v in c['versions']]
                 if all(t in traces for t in tags) and aligned(traces, k, tags):
                     ids[k] = len(ids)
-            seq = order_of(files['off'])
             res = replay(sim, simargs, scenario(cfgs, traces, seq, ids)) if ids else {}
             orig_per, orig_rest = traces['orig']
             tot_orig = tot_sim = tot_best = 0.0
