@@ -62,16 +62,16 @@ void cc_note_spill_commands(cc *c, const char *how, int show_path) {
   const char *pol = c->spill ? c->spill : "auto";
   const char *px = !show_path ? "ptxas" : c->user_ptxas_path ? c->user_ptxas : c->real_ptxas;
   fflush(stdout);
-  if (strcmp(pol, "off") == 0)
-    fprintf(stderr, "# orion-ptxas (%s): --orion-spill=off: no extra ptxas run for versions "
-                    "that spill\n", how);
+  if (strcmp(pol, "off") == 0 || strcmp(pol, "auto") == 0)
+    fprintf(stderr, "# orion-ptxas (%s): --orion-spill=%s: no extra ptxas run for versions "
+                    "that spill\n", how, pol);
   else
     fprintf(stderr,
             "# orion-ptxas (%s): if versions spill or keep a stack frame (--orion-spill=%s)%s: "
             "\"%s\" \"--version\"; \"%s\" <ptxas options> \"-v\" \"--entry\" <version>... on "
             "the PTX with .pragma \"enable_smem_spilling\" (and .maxntid <block>) in those "
             "entries; then the final assembly with the ones kept\n",
-            how, pol, strcmp(pol, "auto") == 0 ? " and the SASS rewriter does not apply" : "",
+            how, pol, strcmp(pol, "pragma") != 0 ? " and the SASS rewriter does not apply" : "",
             px, px);
 }
 

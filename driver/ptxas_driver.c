@@ -15,6 +15,7 @@
 #include "proc.h"
 #include "ptx.h"
 #include "ptxas_figures.h"
+#include "ptxas_hide.h"
 #include "ptxas_run.h"
 #include "ptxas_spill.h"
 #include "ptxas_versions.h"
@@ -152,7 +153,7 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
   } else if (drv_has_prefix(a, "--orion-spill=")) {
     int p = optx_spill_policy_parse(a + 14);
     if (p < 0) {
-      *err = drv_xasprintf("invalid value in '%s' (expected auto, pragma, off, sass or partial)", a);
+      *err = drv_xasprintf("invalid value in '%s' (expected auto, smem, pragma, off, sass or partial)", a);
       return -1;
     }
     c->spill = (optx_spill_policy)p;
@@ -162,7 +163,7 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
   } else {
     *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
                          "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
-                         "--orion-spill=auto|pragma|off|sass|partial, --orion-commands)", a);
+                         "--orion-spill=auto|smem|pragma|off|sass|partial, --orion-commands)", a);
     return -1;
   }
   return 0;
@@ -175,7 +176,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   if (spill_env && *spill_env) {
     int p = optx_spill_policy_parse(spill_env);
     if (p < 0) {
-      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, pragma, off, sass or partial)",
+      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, smem, pragma, off, sass or partial)",
                            spill_env);
       return -1;
     }
@@ -603,7 +604,7 @@ static int run_versions(run_state *st) {
   if (!first_run(st, &status))
     return status;
   optx_mark_no_gain(optx_cmd_sm(c), res);
-  size_t n_drop = optx_rdc_drops(c, &st->m, st->tmp_out, res, st->ed);
+  size_t n_rdc = optx_rdc_drops(c, &st->m, st->tmp_out, res, st->ed), n_drop = n_rdc;
   for (size_t i = 0; i < st->m.n_entries; i++) {
     const optx_entry *e = &res->e[i];
     int drop = c->merge && (e->duplicate_of >= 0 || e->no_gain_of >= 0);
@@ -615,6 +616,12 @@ static int run_versions(run_state *st) {
   if ((n_drop || n_pragma) && drv_pending_signal()) {
     unlink(st->tmp_out);
     return 128 + drv_pending_signal();
+  }
+  /* merged versions alone: hidden in the cubin rather than assembled away */
+  if (n_drop && !n_rdc && !n_pragma && st->final_text == &st->text &&
+      optx_hide_left_out(c, &st->m, st->ed, st->tmp_out, res, &st->edited)) {
+    st->final_text = &st->edited;
+    n_drop = 0;
   }
   reassemble(st, n_drop, n_pragma);
   if (!drv_pending_signal() && optx_spill_apply_sass(c, &st->m, st->tmp_out, res) != 0) {

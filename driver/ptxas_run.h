@@ -16,6 +16,7 @@ typedef enum optx_spill_policy {
   OPTX_SPILL_OFF,
   OPTX_SPILL_SASS,
   OPTX_SPILL_PARTIAL, /* sass, and where the frame does not fit, its hottest slots */
+  OPTX_SPILL_SMEM,    /* auto, else the pragma where it lowers local traffic */
 } optx_spill_policy;
 
 typedef struct optx_cmd {

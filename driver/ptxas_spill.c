@@ -6,15 +6,20 @@
  *      without a thread limit of its own that is not a register-capped
  *      clone (the original and K__orion_split: a .maxntid would limit the
  *      blocks the program launches them with) -> "kept".
- *   2. Policies auto and sass: the SASS rewriter (sass/: the frame of the
- *      kernel and its callees moves to a per-thread shared region) when
- *      sass_available() says so -> "sass": sm_90, not -rdc, no dynamic
- *      shared memory, the rewrite succeeds on a copy of the first-run
- *      cubin and, under auto, the occupancy model (core/) gives the
- *      rewritten version at least the warps/SM of the local build at its
- *      block size ("occupancy loss" otherwise: a capped clone exists for
- *      its occupancy).  Otherwise the refusal is recorded ("sass") and:
- *      Policy partial (never the default): the same, and where the whole
+ *   2. Every policy but off and pragma: the SASS rewriter (sass/: the
+ *      frame of the kernel and its callees moves to a per-thread shared
+ *      region) when sass_available() says so -> "sass": sm_90, not -rdc,
+ *      no dynamic shared memory, the rewrite succeeds on a copy of the
+ *      first-run cubin and, except under sass, the occupancy model (core/)
+ *      gives the rewritten version at least the warps/SM of the local build
+ *      at its block size ("occupancy loss" otherwise: a capped clone exists
+ *      for its occupancy).  Otherwise the refusal is recorded ("sass") and:
+ *      Policy auto (the default) stops here: "kept" in local memory.  It
+ *      costs no ptxas run beyond the first: the pragma path below costs one
+ *      run of the candidates and one more of the whole module, 2-3x the
+ *      ptxas time of a register-heavy program, for versions that rarely
+ *      win (benchmarks/compile/results/spill-policy.md).
+ *      Policy partial (never the default): as sass, and where the whole
  *      frame does not fit, the rewrite keeps on chip the slots with the
  *      most estimated accesses that fit below the static shared size the
  *      version's occupancy (warps/SM of the local build at its block size)
@@ -35,7 +40,7 @@
  *      them.  If that fails and there is more than one candidate, each is
  *      tried alone so the refusal is charged to the right one ("ptxas
  *      refused: <its message>").
- *   5. Policy auto keeps a pragma build only if it lowers local-memory
+ *   5. Policy smem keeps a pragma build only if it lowers local-memory
  *      traffic (spill stores + loads, or the stack frame, one lower and
  *      neither higher) and the occupancy model (core/) gives it at least
  *      the warps/SM of the local build at B threads ("no gain", "occupancy
@@ -63,17 +68,17 @@
  * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */
 #define ORION_SM90_RESERVED_SMEM 0x400u
 
-static const char *const policy_names[] = {"auto", "pragma", "off", "sass", "partial"};
+static const char *const policy_names[] = {"auto", "pragma", "off", "sass", "partial", "smem"};
 
 int optx_spill_policy_parse(const char *s) {
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < 6; i++)
     if (strcmp(s, policy_names[i]) == 0)
       return i;
   return -1;
 }
 
 const char *optx_spill_policy_name(optx_spill_policy p) {
-  return (unsigned)p < 5 ? policy_names[p] : "?";
+  return (unsigned)p < 6 ? policy_names[p] : "?";
 }
 
 /* The first-run cubin, read and analysed once for every entry. */
@@ -157,7 +162,7 @@ static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_fig
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, sass_trial *t, char **why) {
   int sm = 0;
-  if (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO && c->spill != OPTX_SPILL_PARTIAL) {
+  if (c->spill == OPTX_SPILL_OFF || c->spill == OPTX_SPILL_PRAGMA) {
     *why = drv_xasprintf("--orion-spill=%s", optx_spill_policy_name(c->spill));
     return 0;
   }
@@ -213,7 +218,7 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
     *why = drv_xstrdup(msg);
     return 0;
   }
-  if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_PARTIAL) {
+  if (c->spill != OPTX_SPILL_SASS) {
     /* ptxas -v's smem leaves out sm_90's 1 KB reserved area, which the
      * section size (and so smem_end) counts */
     uint32_t smem_end = res.region_off + res.region_bytes;
@@ -344,7 +349,7 @@ static void judge(const optx_cmd *c, optx_entry *e, const ptxas_figures *after, 
            b->spill_stores, b->spill_loads, after->spill_stores, after->spill_loads,
            b->stack_frame, after->stack_frame, b->smem, after->smem, b->registers,
            after->registers);
-  if (c->spill == OPTX_SPILL_AUTO) {
+  if (c->spill == OPTX_SPILL_SMEM) {
     int gain = (la < lb && after->stack_frame <= b->stack_frame) ||
                (la <= lb && after->stack_frame < b->stack_frame);
     if (!gain) {
@@ -394,7 +399,7 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
                                        : "original without launch bounds"));
       continue;
     }
-    if (c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL) {
+    if (c->spill != OPTX_SPILL_PRAGMA) {
       char *why = NULL;
       int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
       if (sass_available(c, m, pe, e, block, trial, &why)) {
@@ -410,6 +415,12 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
       }
       free(e->sass_note);
       e->sass_note = why;
+    }
+    if (c->spill == OPTX_SPILL_AUTO) {
+      set_path(e, "kept",
+               drv_xstrdup("local memory (--orion-spill=smem tries ptxas's shared-memory spilling: "
+                           "one more ptxas run of the spilling versions and one of the module)"));
+      continue;
     }
     if (c->rdc) {
       set_path(e, "kept", drv_xstrdup("-rdc (relocatable code: ptxas refuses the pragma)"));
@@ -518,7 +529,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
   size_t n = 0;
   for (size_t i = 0; i < res->n; i++)
     n += res->e[i].spill_path && !strcmp(res->e[i].spill_path, "sass");
-  if (!n || (c->spill != OPTX_SPILL_SASS && c->spill != OPTX_SPILL_AUTO && c->spill != OPTX_SPILL_PARTIAL))
+  if (!n || c->spill == OPTX_SPILL_OFF || c->spill == OPTX_SPILL_PRAGMA)
     return 0;
   orion_cubin *cb = NULL;
   orion_sassrw *an = NULL;

@@ -132,6 +132,12 @@ orion_status orion_cubin_get_symbol(const orion_cubin *c, size_t idx,
 size_t orion_cubin_find_symbol(const orion_cubin *c, const char *name);
 orion_status orion_cubin_set_symbol_value(orion_cubin *c, size_t idx, uint64_t value);
 orion_status orion_cubin_set_symbol_size(orion_cubin *c, size_t idx, uint64_t size);
+/* Rename function old to new_name, a name of the same length, in the
+ * symbol table and in its sections' names (.text.<old> ...), in place.
+ * Requires: new_name is no symbol's and no section's name tail.  Errors:
+ * NOT_FOUND (no function old), INVALID_ARG (lengths differ, new_name
+ * taken), NOMEM. */
+orion_status orion_cubin_rename_function(orion_cubin *c, const char *old, const char *new_name);
 
 /* ---- relocations (sections of type SHT_REL / SHT_RELA) ---- */
 typedef struct orion_cubin_reloc {

@@ -277,6 +277,43 @@ static void check_names_with_cuobjdump(const unsigned char *orig, size_t n, cons
   free(txt);
 }
 
+/* orion_cubin_rename_function: the symbol and its sections follow, in
+ * place; the same bytes otherwise; refusals leave the cubin unchanged. */
+static void check_rename(const unsigned char *orig, size_t n) {
+  orion_cubin *c;
+  if (orion_cubin_parse(orig, n, &c, NULL) != ORION_OK)
+    return;
+  CHECK(orion_cubin_rename_function(c, "_Z5k_dynPf", "_Z5k_dynPfX") == ORION_ERR_INVALID_ARG,
+        "rename to another length refused");
+  CHECK(orion_cubin_rename_function(c, "_Z5k_dynPf", "_Z5k_dynPf") == ORION_ERR_INVALID_ARG,
+        "rename to itself refused");
+  CHECK(orion_cubin_rename_function(c, "_Z5k_nonePf", "_Z5k_nonXPf") == ORION_ERR_NOT_FOUND,
+        "rename of a missing function refused");
+  size_t before = orion_cubin_section_count(c);
+  CHECK(orion_cubin_rename_function(c, "_Z5k_dynPf", "_Z5k_dyxPf") == ORION_OK, "rename k_dyn");
+  CHECK(orion_cubin_find_symbol(c, "_Z5k_dynPf") == 0 && orion_cubin_find_symbol(c, "_Z5k_dyxPf"),
+        "the symbol has the new name");
+  CHECK(orion_cubin_find_section(c, ".text._Z5k_dyxPf") && orion_cubin_find_section(c, ".nv.info._Z5k_dyxPf") &&
+            !orion_cubin_find_section(c, ".text._Z5k_dynPf"),
+        "its sections have the new name");
+  unsigned char *out;
+  size_t m;
+  CHECK(orion_cubin_write(c, &out, &m) == ORION_OK && m == n, "renamed cubin written, same size");
+  orion_cubin *back = NULL;
+  CHECK(orion_cubin_parse(out, m, &back, NULL) == ORION_OK && orion_cubin_find_symbol(back, "_Z5k_dyxPf") &&
+            orion_cubin_section_count(back) == before,
+        "renamed cubin parses back");
+  size_t diff = 0;
+  for (size_t i = 0; i < n && i < m; i++)
+    diff += orig[i] != out[i];
+  CHECK(diff >= 2, "one byte per occurrence (symbol, sections): %zu", diff);
+  CHECK(orion_cubin_rename_function(back, "_Z8k_boundsPfi", "_Z5k_dyxPf") == ORION_ERR_INVALID_ARG,
+        "rename to a taken name refused");
+  orion_cubin_free(back);
+  free(out);
+  orion_cubin_free(c);
+}
+
 static void expect_fail(const unsigned char *b, size_t n, orion_status want, const char *what) {
   orion_cubin *c = NULL;
   orion_cubin_diag dg;
@@ -390,6 +427,7 @@ int main(int argc, char **argv) {
     check_edits(orig, n, dir, cuobjdump, nvdisasm);
     if (cuobjdump)
       check_names_with_cuobjdump(orig, n, dir, cuobjdump);
+    check_rename(orig, n);
     check_malformed(orig, n);
   }
   free(orig);
