@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -255,8 +254,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   c->output = drv_xstrdup(output ? output : "elf.o");
   if (c->n_inputs != 1)
     c->passthrough = 1;
-  struct stat sb;
-  optx_resolve_jobs(c, c->input && stat(c->input, &sb) == 0 ? (size_t)sb.st_size : 0);
+  optx_resolve_jobs(c, c->input);
   return 0;
 }
 

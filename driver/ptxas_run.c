@@ -9,11 +9,15 @@
 #include <unistd.h>
 
 /* Measured with ptxas 13.0 on sm_90 (benchmarks/compile/results/
- * many_kernels.md): every --split-compile thread
- * beyond the first adds about 330 bytes of resident memory per byte of PTX
- * (a 3 MB module: 159 MB with one thread, 1.18 GB with two), so the default
+ * ptxas-memory.md): every --split-compile thread beyond the first adds
+ * resident memory that grows with the module's entries where they are many
+ * and small (4,000 entries in 8.7 MB of PTX: 348 MB with one thread, 2.40 GB
+ * with two, 513 KB an entry) and with its bytes where they are few and
+ * large (S3D.cu, 183 entries in 7.2 MB: 303 MB, 588 MB, 40 bytes a byte).
+ * The estimate takes the larger of the two with a margin, so the default
  * is bounded by memory as well as by cores. */
-#define EXTRA_BYTES_PER_PTX_BYTE 400.0
+#define EXTRA_BYTES_PER_PTX_BYTE 64.0
+#define EXTRA_BYTES_PER_ENTRY (640.0 * 1024)
 #define EXTRA_BUDGET_MAX (1024.0 * 1024 * 1024)
 
 /* MemAvailable of /proc/meminfo in bytes, or -1. */
@@ -30,21 +34,46 @@ static double mem_available(void) {
   return kb < 0 ? -1 : kb * 1024.0;
 }
 
-int optx_auto_jobs(size_t ptx_bytes, long cores, double avail) {
+int optx_auto_jobs(size_t ptx_bytes, size_t entries, long cores, double avail) {
   if (cores < 1)
     cores = 1;
   double budget = EXTRA_BUDGET_MAX;
   if (avail >= 0 && avail / 4 < budget)
     budget = avail / 4;
-  double per = EXTRA_BYTES_PER_PTX_BYTE * (double)(ptx_bytes ? ptx_bytes : 1);
-  double extra = budget / per;
+  double by_bytes = EXTRA_BYTES_PER_PTX_BYTE * (double)ptx_bytes;
+  double by_entries = EXTRA_BYTES_PER_ENTRY * (double)entries;
+  double per = by_bytes > by_entries ? by_bytes : by_entries;
+  double extra = budget / (per > 1 ? per : 1);
   long n = 1 + (extra > (double)cores ? cores : (long)extra);
   return (int)(n < cores ? n : cores);
 }
 
-void optx_resolve_jobs(optx_cmd *c, size_t ptx_bytes) {
-  if (c->jobs == 0)
-    c->jobs = optx_auto_jobs(ptx_bytes, sysconf(_SC_NPROCESSORS_ONLN), mem_available());
+/* Bytes of the file at path and its ".entry" directives (some may be in
+ * comments: an estimate); 0 and 0 when it cannot be read. */
+static void ptx_size(const char *path, size_t *bytes, size_t *entries) {
+  *bytes = *entries = 0;
+  FILE *f = path ? fopen(path, "rb") : NULL;
+  if (!f)
+    return;
+  char buf[1 << 16];
+  size_t keep = 0, n;
+  while ((n = fread(buf + keep, 1, sizeof buf - keep, f)) > 0) {
+    *bytes += n;
+    size_t len = keep + n;
+    for (const char *p = buf; (p = memmem(p, len - (size_t)(p - buf), ".entry", 6)) != NULL; p += 6)
+      (*entries)++;
+    keep = len < 5 ? len : 5; /* the start of a ".entry" cut by the block's end */
+    memmove(buf, buf + len - keep, keep);
+  }
+  fclose(f);
+}
+
+void optx_resolve_jobs(optx_cmd *c, const char *ptx_path) {
+  if (c->jobs != 0)
+    return;
+  size_t bytes, entries;
+  ptx_size(ptx_path, &bytes, &entries);
+  c->jobs = optx_auto_jobs(bytes, entries, sysconf(_SC_NPROCESSORS_ONLN), mem_available());
 }
 
 void optx_build_argv(strvec *v, const char *real, const optx_cmd *c, const strvec *extra,

@@ -87,13 +87,14 @@ typedef struct optx_result {
 void optx_result_free(optx_result *res);
 
 /* The default number of ptxas --split-compile threads for a module of
- * ptx_bytes: one per core (cores), fewer where the threads beyond the first
- * would need more than a quarter of the available memory (avail bytes, -1:
- * unknown) or more than 1 GiB; at least 1. */
-int optx_auto_jobs(size_t ptx_bytes, long cores, double avail);
-/* requires c->jobs as given (0: the default); sets the default for a
- * module of ptx_bytes. */
-void optx_resolve_jobs(optx_cmd *c, size_t ptx_bytes);
+ * ptx_bytes holding entries entry functions: one per core (cores), fewer
+ * where the threads beyond the first would need more than a quarter of the
+ * available memory (avail bytes, -1: unknown) or more than 1 GiB (each: the
+ * larger of 64 bytes a byte and 640 KB an entry); at least 1. */
+int optx_auto_jobs(size_t ptx_bytes, size_t entries, long cores, double avail);
+/* requires c->jobs as given (0: the default); sets the default for the
+ * module at ptx_path (NULL or unreadable: as for an empty module). */
+void optx_resolve_jobs(optx_cmd *c, const char *ptx_path);
 /* real ptxas + the user's options [+ -v when verbose] [+ --split-compile] +
  * extra + --output-file output + input.  Requires c parsed; v is
  * initialised here. */
