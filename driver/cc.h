@@ -31,6 +31,7 @@ typedef struct cc {
   drv_rt_mode rt_mode;
   char *report_file;
   const char *spill; /* --orion-spill=auto|sass|pragma|off, or NULL */
+  int split;         /* --orion-split: the split clones (ORION_SPLIT=1 at run time) */
   /* what the user asked clang for */
   strvec user_args; /* passed through, in order */
   strvec archs;     /* validated --cuda-gpu-arch / --offload-arch values */

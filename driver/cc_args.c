@@ -76,6 +76,12 @@ static int o_spill(cc *c, const cc_arg *a) {
   return CC_DROP;
 }
 
+static int o_split(cc *c, const cc_arg *a) {
+  (void)a;
+  c->split = 1;
+  return CC_DROP;
+}
+
 static int o_unknown_orion(cc *c, const cc_arg *a) {
   (void)c;
   drv_error("unknown Orion option '%s' (see orion-cc --help)", a->spelled);
@@ -168,6 +174,7 @@ static const cc_opt options[] = {
     O("--no-orion", K_FLAG, o_no_orion),
     O("--orion-rt=", K_JOINED, o_rt),
     O("--orion-spill=", K_JOINED, o_spill),
+    O("--orion-split", K_FLAG, o_split),
     O("--orion-", K_JOINED, o_unknown_orion),
     /* clang's, looked at (and passed on unless the handler says) */
     O("-v", K_FLAG, c_verbose),

@@ -84,6 +84,8 @@ static void usage(FILE *f) {
           "                         baseline), off (leave them as ptxas made them), partial\n"
           "                         (as sass, and a frame too large moves in part: its most\n"
           "                         used slots, as many as the version's occupancy allows)\n"
+          "  --orion-split          also emit each kernel's split clone, which the runtime\n"
+          "                         needs to tune a single launch in parts (ORION_SPLIT=1)\n"
           "  --help, --help-nvcc, --version\n"
           "\n"
           "nvcc's options (-arch, -gencode, -use_fast_math, -Xcompiler, -rdc, ...) are\n"
@@ -99,7 +101,8 @@ static void usage(FILE *f) {
           "\n"
           "Environment: ORION_CLANG (clang++), ORION_CUDA_PATH or CUDA_PATH (CUDA\n"
           "toolkit), ORION_REAL_PTXAS (ptxas used by orion-ptxas); OrionPass reads\n"
-          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_CC_REPORT, ORION_LAUNCH_HOOK.\n",
+          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_CC_REPORT, ORION_LAUNCH_HOOK,\n"
+          "ORION_SPLIT_CLONES.\n",
           ORION_MAX_VERSIONS, DEFAULT_ARCH);
 }
 
@@ -238,6 +241,8 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
       sv_push(env, "ORION_LAUNCH_HOOK=0"); /* no runtime: plain launches */
     if (c->spill)
       sv_pushf(env, "ORION_PTXAS_SPILL=%s", c->spill);
+    if (c->split)
+      sv_push(env, "ORION_SPLIT_CLONES=1"); /* the pass emits the split clones */
     if (c->verbose && !c->dry_run)
       sv_push(env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
     int maxrreg = ptxas_args_maxrregcount(&c->ptxas_user);

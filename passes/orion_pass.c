@@ -17,8 +17,10 @@
  *      that it demangles: orion_clone_name, orion/demangle.h), with
  *      "nvvm.maxnreg"=<cap> and without "nvvm.minctasm" (the cap alone sets
  *      the occupancy; ptxas lets .minnctapersm override .maxnreg);
- *   5. split parameters (orion/rt.h), when the kernel is split-safe and has
- *      more than one version: every clone gets ORION_SPLIT_PARAMS hidden
+ *   5. split parameters (orion/rt.h), when asked for (-orion-split-clones,
+ *      ORION_SPLIT_CLONES=1: the runtime splits launches only under
+ *      ORION_SPLIT=1) and the kernel is split-safe and has more than one
+ *      version: every clone gets ORION_SPLIT_PARAMS hidden
  *      i32 parameters after its own (off_x, off_y, off_z, nctaid_x,
  *      nctaid_y, nctaid_z); in the clone each read of %ctaid.d becomes
  *      (read + off_d) and each read of %nctaid.d the parameter nctaid_d, so
@@ -554,11 +556,14 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
                                sizeof limit_note);
     rep.limit_note = limit_note;
   }
-  /* Split parameters: only worth it when there is a choice to make. */
+  /* Split parameters: only when asked for (the runtime splits launches
+   * only under ORION_SPLIT=1, and the split clone is one more compile of
+   * the kernel) and when there is a choice to make. */
   char split_buf[512];
   const char *split_why =
-      rep.sel.n_versions > 1 ? split_blocker(m, k, split_buf, sizeof split_buf)
-                             : "one version: nothing to split for";
+      !opt->split             ? "split clones off (ORION_SPLIT_CLONES=1 or orion-cc --orion-split)"
+      : rep.sel.n_versions > 1 ? split_blocker(m, k, split_buf, sizeof split_buf)
+                               : "one version: nothing to split for";
   rep.hidden_params = split_why ? 0 : ORION_SPLIT_PARAMS;
   rep.split_note = split_why;
   unsigned hp = (unsigned)rep.hidden_params, np = LLVMCountParams(k);

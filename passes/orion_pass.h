@@ -29,6 +29,7 @@ typedef struct orion_pass_options {
   int block;               /* 0 = from launch bounds, else ORION_DEFAULT_BLOCK */
   int versions_enabled;    /* 0: analyse and report only, emit no clones */
   int maxrregcount;        /* ptxas -maxrregcount the build uses, 0 = none */
+  int split;               /* emit the split clone and parameters (ORION_SPLIT=1 needs them) */
 } orion_pass_options;
 
 /* Entry point for the device side; returns 1 if the module changed. */

@@ -62,6 +62,11 @@ static cl::opt<int> MaxRRegCount(
     cl::desc("The ptxas -maxrregcount the build uses: a register ceiling "
              "for kernels without launch bounds or __maxnreg__ (env "
              "ORION_MAXRREGCOUNT)"));
+static cl::opt<bool> SplitClones(
+    "orion-split-clones",
+    cl::desc("Emit each kernel's split clone and the clones' split "
+             "parameters, which the runtime's ORION_SPLIT=1 needs (env "
+             "ORION_SPLIT_CLONES=1)"));
 static cl::opt<bool>
     AnalyzeOnly("orion-analyze-only",
                 cl::desc("Report decisions but emit no clones or records"));
@@ -157,6 +162,8 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     Opt.block = setting(AssumedBlock, "-orion-block", "ORION_BLOCK", 1, 1024);
     Opt.maxrregcount =
         setting(MaxRRegCount, "-orion-maxrregcount", "ORION_MAXRREGCOUNT", 1, 65535);
+    Opt.split = SplitClones.getNumOccurrences() ? bool(SplitClones)
+                                                : envInt("ORION_SPLIT_CLONES", 0) != 0;
     Opt.versions_enabled = !AnalyzeOnly;
     bool Changed = orion_run_device_module(wrap(&M), &Opt);
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -21,7 +21,8 @@
  *                 and the choice reverts to the original when it no
  *                 longer wins
  *   ORION_SPLIT   1: tune launches on chunks of their grid through the
- *                 split clones (single launches can then be tuned at all);
+ *                 split clones (single launches can then be tuned at all),
+ *                 which a build has only with orion-cc --orion-split;
  *                 0 (default): every sample is a whole launch
  *   ORION_DEBUG   1: explain candidates and tuning on stderr
  *

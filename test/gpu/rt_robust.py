@@ -5,7 +5,7 @@ default streams, the shared runtime, a version that really fails to launch;
 and orion-cc -fgpu-rdc.  The programs are in test/gpu/rt_robust/.
 
   build --orion-cc PATH --out DIR [--runtime-lib LIB] [--programs a,b]
-      Compile the programs with `orion-cc -O3 --cuda-gpu-arch=sm_90` (no GPU
+      Compile the programs with `orion-cc -O3 --orion-split --cuda-gpu-arch=sm_90` (no GPU
       needed); fails unless every kernel got at least one clone besides the
       original (the pass's report is kept as DIR/<prog>.pass.jsonl).
       --runtime-lib: link LIB instead of orion-cc's liborionrt (to run the
@@ -152,7 +152,7 @@ def sh(cmd, env=None, timeout=900):
 
 def build(o):
     os.makedirs(o.out, exist_ok=True)
-    cc = [o.orion_cc, "-O3", ARCH]
+    cc = [o.orion_cc, "-O3", "--orion-split", ARCH]  # split clones: ORION_SPLIT=1 runs
     bad = 0
     names = [p for p in o.programs.split(",") if p] or list(PROGRAMS)
     progs = []

@@ -3,7 +3,7 @@
 // after inlining), the device side emits split clones.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -O3 \
+// RUN: env ORION_SPLIT_CLONES=1 %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -O3 \
 // RUN:   -gline-tables-only -fpass-plugin=%orion_plugin -Rpass=orion -save-temps=obj -c %s -o %t/lh.o 2>%t/remarks.txt
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks.txt
 // RUN: cat %t/launch-hook-host-*.s | FileCheck %s --check-prefix=HOST

@@ -5,7 +5,7 @@
 // CPU does, bit for bit.
 // REQUIRES: cuda-gpu, orionrt, ptxas
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: orion-cc -O3 %s -o %t/app
+// RUN: orion-cc -O3 --orion-split %s -o %t/app
 // RUN: %t/app | FileCheck %s
 // RUN: env ORION_MODE=exhaustive ORION_SPLIT=1 ORION_CACHE=off ORION_REPORT=%t/report.json %t/app | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.json

@@ -39,13 +39,10 @@
 // CCREGS-NEXT: _Z13lb__orion_r32P6float4PKS_i 32
 // CCREGS-NEXT: _Z13lb__orion_r40P6float4PKS_i 40
 // CCREGS-NEXT: _Z13lb__orion_r48P6float4PKS_i 48
-// CCREGS-NEXT: _Z15lb__orion_splitP6float4PKS_i 64
 // CCREGS-NEXT: _Z2mrP6float4PKS_i 40
 // CCREGS-NEXT: _Z13mr__orion_r32P6float4PKS_i 32
-// CCREGS-NEXT: _Z15mr__orion_splitP6float4PKS_i 40
 // CCREGS-NEXT: _Z5plainP6float4PKS_i 40
 // CCREGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
-// CCREGS-NEXT: _Z18plain__orion_splitP6float4PKS_i 40
 // CCREGS-NEXT: limits: ok
 // CCPASS-DAG: "kernel":"_Z5plainP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from -maxrregcount=40 holds the original and every version; max-live taken as the limit"
 // CCPASS-DAG: "kernel":"_Z2mrP6float4PKS_i",{{.*}}"reg_limit":40,"limit_note":"register limit 40 from __maxnreg__(40) holds
@@ -76,11 +73,9 @@
 // WALK: "name":"_Z16plain__orion_r80P6float4PKS_i",{{.*}}"warps":24,"reason":"24 warps/SM at 256 threads (80 registers), no more than orig's 32",{{.*}}"status":"dropped"
 // WALK: "name":"_Z16plain__orion_r48P6float4PKS_i",{{.*}}"warps":40,"reason":null,{{.*}}"status":"kept"
 // WALK: "name":"_Z16plain__orion_r32P6float4PKS_i",{{.*}}"warps":64,"reason":null,{{.*}}"status":"kept"
-// (the split entry is left unbounded by this edit, as are its registers)
 // WALKREGS: _Z5plainP6float4PKS_i 64
 // WALKREGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
 // WALKREGS-NEXT: _Z16plain__orion_r48P6float4PKS_i 48
-// WALKREGS-NEXT: _Z18plain__orion_splitP6float4PKS_i
 
 // Without a limit the original needs ~222 registers; -maxrregcount holds it
 // to 40, so r128, r80 and r48 are not assembled and r32 stays.  Launch
@@ -90,10 +85,8 @@
 // REGS-NEXT: _Z13lb__orion_r32P6float4PKS_i 32
 // REGS-NEXT: _Z13lb__orion_r40P6float4PKS_i 40
 // REGS-NEXT: _Z13lb__orion_r48P6float4PKS_i 48
-// REGS-NEXT: _Z15lb__orion_splitP6float4PKS_i 64
 // REGS-NEXT: _Z5plainP6float4PKS_i 40
 // REGS-NEXT: _Z16plain__orion_r32P6float4PKS_i 32
-// REGS-NEXT: _Z18plain__orion_splitP6float4PKS_i 40
 // REGS-NEXT: limits: ok
 //
 // BUILD: "name":"_Z5plainP6float4PKS_i",{{.*}}"registers":40,{{.*}}"block":256,"warps":48,"reason":null,

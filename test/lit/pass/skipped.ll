@@ -3,7 +3,7 @@
 ; (here 605 characters): no clone, no record.  The kernels beside it are
 ; versioned as usual, their records in one table.
 ; RUN: rm -f %t.json
-; RUN: %opt -passes=orion -orion-report=%t.json -pass-remarks=orion -S %s -o %t.ll 2>%t.remarks
+; RUN: %opt -passes=orion -orion-split-clones -orion-report=%t.json -pass-remarks=orion -S %s -o %t.ll 2>%t.remarks
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ; RUN: FileCheck %s --check-prefix=IR < %t.ll

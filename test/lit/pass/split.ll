@@ -5,12 +5,12 @@
 ; K__orion_split, has no cap.  The record says hp=6; unsafe kernels get
 ; hp=0, clones with the original signature, no split clone, and a note.
 ; RUN: rm -f %t.json
-; RUN: %opt -passes=orion -orion-report=%t.json -pass-remarks=orion -S %s -o %t.ll 2>%t.rem
+; RUN: %opt -passes=orion -orion-split-clones -orion-report=%t.json -pass-remarks=orion -S %s -o %t.ll 2>%t.rem
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.rem
 ; Idempotent.
-; RUN: %opt -passes=orion -S %t.ll -o %t2.ll
+; RUN: %opt -passes=orion -orion-split-clones -S %t.ll -o %t2.ll
 ; RUN: grep -v ModuleID %t.ll > %t.a && grep -v ModuleID %t2.ll > %t.b && diff %t.a %t.b
 ; The clones assemble (-c: @elsewhere is external), and the split entry
 ; reads its hidden parameters.
@@ -194,3 +194,12 @@ declare i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
 
 attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="4" "target-cpu"="sm_90" }
 attributes #1 = { "nvvm.cluster_dim"="2,1,1" "nvvm.maxntid"="128" "target-cpu"="sm_90" }
+
+; Without -orion-split-clones (the default: the runtime splits launches only
+; under ORION_SPLIT=1) the same module gets no split clone and no hidden
+; parameters, and the records say hp=0.
+; RUN: %opt -passes=orion -S %s -o - | FileCheck %s --check-prefix=OFF
+; OFF-NOT: __orion_split
+; OFF-NOT: __orion_off_x
+; OFF: hp=0
+; OFF-NOT: __orion_split

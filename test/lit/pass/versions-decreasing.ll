@@ -1,6 +1,6 @@
 ; Low pressure: direction decreasing.  Launch bounds fix the block size.
 ; RUN: rm -f %t.json
-; RUN: %opt -passes=orion -orion-report=%t.json -S %s -o %t.ll
+; RUN: %opt -passes=orion -orion-split-clones -orion-report=%t.json -S %s -o %t.ll
 ; RUN: FileCheck %s --check-prefix=IR < %t.ll
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; The clones reach PTX as entries with .maxnreg; the record as a global.

@@ -6,11 +6,11 @@
 ; threads = 32 KB/block still fits twice); steps sample 24, 40 and the top, 64.
 ; No fail-safe: the original already runs one block per SM.
 ; RUN: rm -f %t.json
-; RUN: %opt -passes=orion -orion-report=%t.json -S %s -o %t.ll
+; RUN: %opt -passes=orion -orion-split-clones -orion-report=%t.json -S %s -o %t.ll
 ; RUN: FileCheck %s --check-prefix=IR < %t.ll
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; Idempotent: a second run adds nothing.
-; RUN: %opt -passes=orion -S %t.ll -o %t2.ll
+; RUN: %opt -passes=orion -orion-split-clones -S %t.ll -o %t2.ll
 ; RUN: grep -v ModuleID %t.ll > %t.a && grep -v ModuleID %t2.ll > %t.b && diff %t.a %t.b
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
