@@ -215,43 +215,6 @@ static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options 
     reg_advice(a, k, change, sm, several ? 0 : t, o);
 }
 
-static int warps_at(int sm, int regs, long threads, int smem, long dyn) {
-  orion_occ_input in = {regs, (int)threads, (unsigned)smem, (unsigned)(dyn > 0 ? dyn : 0)};
-  orion_occ_result o;
-  return orion_occupancy(sm, &in, &o) == ORION_OK ? o.warps_per_sm : 0;
-}
-
-/* The occupancy calculator's choice, as cudaOccupancyMaxPotentialBlockSize
- * makes it: the largest block of 32..1024 threads reaching the most warps
- * per SM at the original's registers and shared memory. */
-char *adv_block_advice(const adv_site *s, const adv_build *b, int sm) {
-  const adv_version *orig = NULL;
-  for (int i = 0; b && i < b->nv; i++)
-    if (!strcmp(b->v[i].tag, "orig") && b->v[i].registers > 0)
-      orig = &b->v[i];
-  if (!orig || !sm || s->threads < 1 || s->threads > 1024)
-    return NULL;
-  int smem = orig->smem > 0 ? orig->smem : 0, best = 0, best_t = 0;
-  for (int t = 32; t <= 1024; t += 32) {
-    int w = warps_at(sm, orig->registers, t, smem, s->dyn_smem);
-    if (w >= best)
-      best = w, best_t = t;
-  }
-  int mine = warps_at(sm, orig->registers, s->threads, smem, s->dyn_smem);
-  if (!best)
-    return NULL;
-  if (mine >= best)
-    return drv_xasprintf("block-size advice (the block size is the program's choice; Orion never "
-                         "changes it): %ld threads already reach the calculator's most, %d warps/SM "
-                         "(%d registers, %d B static shared memory, sm_%d)",
-                         s->threads, best, orig->registers, smem, sm);
-  return drv_xasprintf("block-size advice (the block size is the program's choice; Orion never "
-                       "changes it): %ld threads reach %d warps/SM; the occupancy calculator's choice "
-                       "is %d threads, %d warps/SM (%d registers, %d B static shared memory, sm_%d; "
-                       "occupancy only, not measured)",
-                       s->threads, mine, best_t, best, orig->registers, smem, sm);
-}
-
 static adv_advice *advice_for(adv_advice **out, size_t *n, size_t kernel) {
   for (size_t i = 0; i < *n; i++)
     if ((*out)[i].kernel == kernel)

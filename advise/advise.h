@@ -36,11 +36,14 @@
  *      for (T, B) is exactly R.  A padding version pN (lower occupancy
  *      through dynamic shared memory) is advised as a launch-site change:
  *      N bytes of dynamic shared memory, opted in with cudaFuncSetAttribute.
- *   Block-size advice (advice.c, labelled as advice: the block size is the
- *   program's choice): for a launch whose block size is a constant, the
- *   occupancy calculator at the original's registers and shared memory over
- *   blocks of 32..1024 threads; its choice is the largest block reaching the
- *   most warps per SM (as cudaOccupancyMaxPotentialBlockSize).
+ *   Block-size advice (block.c, labelled as advice: the block size is the
+ *   program's choice): for every launch, the occupancy calculator at the
+ *   original's registers and shared memory over blocks of 32..1024 threads;
+ *   its choice is the largest block reaching the most warps per SM (as
+ *   cudaOccupancyMaxPotentialBlockSize).  The advice follows it, except for
+ *   a kernel with barriers: the smallest block of at least 128 threads at
+ *   the most warps; the text names the kernel's memory class from the
+ *   build report's loads and stores per inferred address space.
  *   Output (output.c): compiler-style notes, a Markdown or JSON summary,
  *   and clang-tidy's YAML replacements (--export-fixes), all computed
  *   before anything is written, files written atomically.
@@ -110,8 +113,15 @@ typedef struct adv_version {
   char *status;         /* kept, merged, dropped, or NULL */
 } adv_version;
 
+typedef struct adv_features { /* the build report's static features */
+  int known;            /* the report has loads/stores per address space */
+  long instructions, barriers, atomics;
+  long global, shared, local, constant, generic; /* loads + stores per inferred space */
+} adv_features;
+
 typedef struct adv_build {  /* one kernel on one architecture */
   char *kernel;
+  adv_features f;
   int sm, block, block_known;
   char *direction;
   adv_version v[8];
@@ -178,17 +188,28 @@ typedef struct adv_options {
 size_t adv_decide(const adv_program *p, const adv_reports *r, const adv_options *o,
                   adv_advice **out);
 void adv_advice_free(adv_advice *a, size_t n);
-/* Block-size advice for launch site s from the original's ptxas figures in
- * b (the occupancy calculator over blocks of 32..1024 threads), or NULL
- * when the block size, the figures or the architecture are unknown. */
-char *adv_block_advice(const adv_site *s, const adv_build *b, int sm);
+
+/* block.c: block-size advice for launch site s from the original's ptxas
+ * figures and the static features in b (the occupancy calculator over
+ * blocks of 32..1024 threads).  Returns 0 with *out filled, or -1 when the
+ * figures or the architecture are unknown or the site's constant block is
+ * over 1024 threads. */
+typedef struct adv_block {
+  long threads;         /* the site's block, 0: not a constant */
+  int warps;            /* warps/SM at the site's block, 0: unknown */
+  int calc, calc_warps; /* the occupancy calculator's choice, its warps/SM */
+  int advised;          /* orion-advise's choice */
+  char *text;           /* the advice as one sentence */
+} adv_block;
+int adv_block_advice(const adv_site *s, const adv_build *b, int sm, adv_block *out);
 
 /* output.c */
 /* sm: --sm, or 0 for each kernel's build report's. */
 void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int list,
                      int sm);
 void adv_summary_md(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n);
-void adv_summary_json(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n);
+/* sm: as for adv_print_notes (the launches' block-size advice). */
+void adv_summary_json(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int sm);
 /* clang-tidy's export-fixes YAML; main_file: the first source. */
 void adv_fixes_yaml(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n,
                     const char *main_file);

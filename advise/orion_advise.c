@@ -22,8 +22,10 @@ static const char usage[] =
     "for each kernel and the attribute that gives a plain nvcc/clang build the same\n"
     "registers: __launch_bounds__(threads, minBlocks) or __maxnreg__(n); for a\n"
     "padding choice, the launch-site change.  Only confirmed decisions are advised.\n"
-    "A launch with a constant block size also gets block-size advice from the\n"
-    "occupancy calculator (advice only: the block size is the program's choice).\n"
+    "Every launch also gets block-size advice from the occupancy calculator and,\n"
+    "for a kernel with barriers, a smaller block at the same occupancy; the kernel's\n"
+    "loads and stores per address space are named (advice only: the block size is\n"
+    "the program's choice).\n"
     "\n"
     "  -p PATH               compile_commands.json, or the directory holding it\n"
     "                        (without sources: every file in it; a source it does not\n"
@@ -234,7 +236,7 @@ static int run(args *a) {
   orion_sb_init(&notes), orion_sb_init(&summary), orion_sb_init(&fixes);
   adv_print_notes(&notes, &p, adv, n, a->list, a->opt.sm);
   if (a->summary && drv_has_suffix(a->summary, ".json"))
-    adv_summary_json(&summary, &p, adv, n);
+    adv_summary_json(&summary, &p, adv, n, a->opt.sm);
   else if (a->summary)
     adv_summary_md(&summary, &p, adv, n);
   if (a->fixes) {

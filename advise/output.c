@@ -88,10 +88,12 @@ void adv_print_notes(orion_strbuf *b, const adv_program *p, const adv_advice *a,
       if (p->s[s].kernel == a[i].kernel)
         note(b, &p->s[s].loc, "orion-advise: launch of '%s': %s", k->name, a[i].text);
     for (size_t s = 0; s < p->ns; s++) {
-      char *bs = p->s[s].kernel == a[i].kernel ? adv_block_advice(&p->s[s], a[i].build, sm) : NULL;
-      if (bs)
-        note(b, &p->s[s].loc, "launch of '%s': %s", p->s[s].callee, bs);
-      free(bs);
+      adv_block bs;
+      if (p->s[s].kernel == a[i].kernel && !adv_block_advice(&p->s[s], a[i].build, sm, &bs))
+        note(b, &p->s[s].loc, "launch of '%s': %s", p->s[s].callee, bs.text);
+      else
+        bs.text = NULL;
+      free(bs.text);
     }
   }
 }
@@ -106,7 +108,24 @@ static void json_loc(orion_strbuf *b, const adv_loc *l) {
   orion_sb_addf(b, ",\"line\":%u,\"col\":%u", l->line, l->col);
 }
 
-static void json_kernel(orion_strbuf *b, const adv_program *p, size_t ki, const adv_advice *a) {
+/* A launch's block-size advice as "block_advice":{...} or null. */
+static void json_block(orion_strbuf *b, const adv_site *s, const adv_advice *a, int sm) {
+  adv_block bs;
+  orion_sb_adds(b, ",\"block_advice\":");
+  if (!a || adv_block_advice(s, a->build, sm ? sm : a->build ? a->build->sm : 0, &bs)) {
+    orion_sb_adds(b, "null");
+    return;
+  }
+  orion_sb_addf(b, "{\"threads\":%ld,\"warps\":%d,\"advised\":%d,\"calculator\":%d,"
+                   "\"max_warps\":%d,\"text\":",
+                bs.threads, bs.warps, bs.advised, bs.calc, bs.calc_warps);
+  orion_sb_json(b, bs.text);
+  orion_sb_addc(b, '}');
+  free(bs.text);
+}
+
+static void json_kernel(orion_strbuf *b, const adv_program *p, size_t ki, const adv_advice *a,
+                        int sm) {
   const adv_kernel *k = &p->k[ki];
   orion_sb_adds(b, "{\"kernel\":");
   orion_sb_json(b, k->name);
@@ -126,7 +145,9 @@ static void json_kernel(orion_strbuf *b, const adv_program *p, size_t ki, const 
       orion_sb_json(b, p->s[i].callee);
       orion_sb_adds(b, ",\"config\":");
       orion_sb_json(b, p->s[i].config);
-      orion_sb_addf(b, ",\"api\":%s}", p->s[i].api ? "true" : "false");
+      orion_sb_addf(b, ",\"api\":%s", p->s[i].api ? "true" : "false");
+      json_block(b, &p->s[i], a, sm);
+      orion_sb_addc(b, '}');
     }
   orion_sb_adds(b, "],\"decisions\":[");
   for (size_t j = 0; a && j < a->nd; j++) {
@@ -160,11 +181,11 @@ static const adv_advice *advice_of(const adv_advice *a, size_t n, size_t ki) {
   return NULL;
 }
 
-void adv_summary_json(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n) {
+void adv_summary_json(orion_strbuf *b, const adv_program *p, const adv_advice *a, size_t n, int sm) {
   orion_sb_adds(b, "{\"tool\":\"orion-advise\",\"kernels\":[");
   for (size_t i = 0; i < p->nk; i++) {
     orion_sb_adds(b, i ? ",\n " : "\n ");
-    json_kernel(b, p, i, advice_of(a, n, i));
+    json_kernel(b, p, i, advice_of(a, n, i), sm);
   }
   orion_sb_adds(b, "\n]}\n");
 }

@@ -68,6 +68,24 @@ static void ptxas_figures(const json_value *builds, int sm, const char *kernel, 
   }
 }
 
+/* The pass's static features (passes/kernel_features.h); f->known only
+ * when the report splits loads and stores by address space. */
+static void features_of(const json_value *k, adv_features *f) {
+  const json_value *j = json_get(k, "features");
+  memset(f, 0, sizeof *f);
+  if (!j || j->kind != JSON_OBJ || !json_get(j, "global_loads"))
+    return;
+  f->known = 1;
+  f->instructions = (long)json_get_num(j, "instructions", 0);
+  f->barriers = (long)json_get_num(j, "barriers", 0);
+  f->atomics = (long)json_get_num(j, "atomics", 0);
+  f->global = (long)(json_get_num(j, "global_loads", 0) + json_get_num(j, "global_stores", 0));
+  f->shared = (long)(json_get_num(j, "shared_loads", 0) + json_get_num(j, "shared_stores", 0));
+  f->local = (long)(json_get_num(j, "local_loads", 0) + json_get_num(j, "local_stores", 0));
+  f->constant = (long)(json_get_num(j, "const_loads", 0) + json_get_num(j, "const_stores", 0));
+  f->generic = (long)(json_get_num(j, "generic_loads", 0) + json_get_num(j, "generic_stores", 0));
+}
+
 static int add_build(adv_reports *r, const json_value *k, const json_value *builds,
                      const char *path, size_t idx, char **err) {
   const char *name = json_get_str(k, "kernel");
@@ -87,6 +105,7 @@ static int add_build(adv_reports *r, const json_value *k, const json_value *buil
   b->block_known = json_get_bool(k, "block_known", 0);
   b->direction = dup_or_null(json_get_str(k, "direction"));
   b->note = dup_or_null(json_get_str(k, "note"));
+  features_of(k, &b->f);
   for (size_t i = 0; i < vs->n && b->nv < 8; i++) {
     adv_version *v = &b->v[b->nv++];
     copy_tag(v->tag, json_get_str(vs->items[i], "tag"));

@@ -10,8 +10,9 @@
  *   loops       natural loops (LoopInfo through the shim)
  *   barriers    calls to llvm.nvvm.*barrier* / *bar.sync* intrinsics
  *   calls       calls that remain after inlining (non-intrinsic callees)
- *   mem ops     loads, stores and atomics split by address space
- *               (0 generic, 1 global, 3 shared, 4 constant, 5 local)
+ *   loads/stores  split by the address space addrspace.c infers for the
+ *               pointer (global, shared, local, const, generic); atomics
+ *               apart
  *   smem_static bytes of addrspace(3) globals referenced, each once
  * Requires nothing; modifies nothing.
  */
@@ -71,14 +72,19 @@ static void note_shared_globals(LLVMValueRef v, vset *smem, int depth) {
   }
 }
 
-static void count_mem(orion_features *f, LLVMValueRef ptr) {
-  switch (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr))) {
-  case 1: f->global_ops++; break;
-  case 3: f->shared_ops++; break;
-  case 4: f->const_ops++; break;
-  case 5: f->local_ops++; break;
-  default: f->generic_ops++; break;
+/* One load (store = 0) or store through ptr, by the inferred space:
+ * 7 (a cluster's distributed shared memory) counts as shared, 101 (NVPTX's
+ * parameter space) as const, any other as generic. */
+static void count_mem(orion_features *f, LLVMValueRef k, LLVMValueRef ptr, int store) {
+  long *ld, *st;
+  switch (orion_pointer_space(k, ptr)) {
+  case 1: ld = &f->global_loads, st = &f->global_stores; break;
+  case 3: case 7: ld = &f->shared_loads, st = &f->shared_stores; break;
+  case 4: case 101: ld = &f->const_loads, st = &f->const_stores; break;
+  case 5: ld = &f->local_loads, st = &f->local_stores; break;
+  default: ld = &f->generic_loads, st = &f->generic_stores; break;
   }
+  ++*(store ? st : ld);
 }
 
 static int is_fp(LLVMTypeRef t) {
@@ -95,7 +101,7 @@ static int is_fp(LLVMTypeRef t) {
   }
 }
 
-static void count_function(LLVMValueRef fn, orion_features *f, vset *todo,
+static void count_function(LLVMValueRef k, LLVMValueRef fn, orion_features *f, vset *todo,
                            vset *smem) {
   f->loops += orion_shim_count_loops(fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -118,16 +124,15 @@ static void count_function(LLVMValueRef fn, orion_features *f, vset *todo,
         break;
       case LLVMLoad:
         f->loads++;
-        count_mem(f, LLVMGetOperand(in, 0));
+        count_mem(f, k, LLVMGetOperand(in, 0), 0);
         break;
       case LLVMStore:
         f->stores++;
-        count_mem(f, LLVMGetOperand(in, 1));
+        count_mem(f, k, LLVMGetOperand(in, 1), 1);
         break;
       case LLVMAtomicRMW:
       case LLVMAtomicCmpXchg:
         f->atomics++;
-        count_mem(f, LLVMGetOperand(in, 0));
         break;
       case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv:
       case LLVMURem: case LLVMSRem: case LLVMShl: case LLVMLShr:
@@ -203,7 +208,7 @@ void orion_compute_features(LLVMModuleRef m, LLVMValueRef k, orion_features *out
   vset todo = {0}, smem = {0};
   vset_add(&todo, k);
   for (size_t i = 0; i < todo.n; i++) /* todo grows while we walk it */
-    count_function(todo.v[i], out, &todo, &smem);
+    count_function(k, todo.v[i], out, &todo, &smem);
   vset grey = {0}, black = {0};
   out->recursive = has_cycle(k, &grey, &black);
   free(grey.v);

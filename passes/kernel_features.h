@@ -13,7 +13,10 @@ extern "C" {
 #endif
 
 /* ---- static features (features.c) ------------------------------------- */
-/* X(field, json name) */
+/* X(field, json name).  loads/stores: all of them; <space>_loads/_stores:
+ * the same split by the address space addrspace.c infers for the pointer
+ * (they sum to loads and stores); atomics (atomicrmw, cmpxchg) are counted
+ * apart, in no space. */
 #define ORION_FEATURE_COUNTS(X)                \
   X(instructions, "instructions")              \
   X(branches, "branches")                      \
@@ -24,11 +27,16 @@ extern "C" {
   X(loops, "loops")                            \
   X(barriers, "barriers")                      \
   X(calls, "calls")                            \
-  X(global_ops, "global_mem_ops")              \
-  X(shared_ops, "shared_mem_ops")              \
-  X(local_ops, "local_mem_ops")                \
-  X(const_ops, "const_mem_ops")                \
-  X(generic_ops, "generic_mem_ops")            \
+  X(global_loads, "global_loads")              \
+  X(global_stores, "global_stores")            \
+  X(shared_loads, "shared_loads")              \
+  X(shared_stores, "shared_stores")            \
+  X(local_loads, "local_loads")                \
+  X(local_stores, "local_stores")              \
+  X(const_loads, "const_loads")                \
+  X(const_stores, "const_stores")              \
+  X(generic_loads, "generic_loads")            \
+  X(generic_stores, "generic_stores")          \
   X(atomics, "atomics")
 
 typedef struct orion_features {
@@ -39,6 +47,11 @@ typedef struct orion_features {
   int recursive;      /* the call graph below the kernel has a cycle */
   int indirect_calls; /* calls through pointers */
 } orion_features;
+
+/* The address space ptr points into, inferred from its origin inside
+ * kernel k (addrspace.c): 0 generic, 1 global, 3 shared, 4 constant (and
+ * the kernel's by-value parameters), 5 local. */
+unsigned orion_pointer_space(LLVMValueRef k, LLVMValueRef ptr);
 
 /* Features of kernel k including every function it calls (transitively,
  * each callee counted once). */

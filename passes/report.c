@@ -5,7 +5,8 @@
  * compilations clang runs (one per --cuda-gpu-arch) can share one file
  * without interleaving lines.  Path "-" means stderr.  Fields: module,
  * kernel, sm, max_live, threshold, block, block_known, direction,
- * original_warps, max_warps, features{...}, versions[{tag, role, max_regs,
+ * original_warps, max_warps, features{...} (kernel_features.h: counts, loads
+ * and stores per inferred address space), versions[{tag, role, max_regs,
  * target_warps, pad}], clones, record, note, reg_limit (the user's register
  * ceiling, null if none), limit_note (what it did), hidden_params (0 or 6: the
  * split parameters of orion/rt.h), split_note (why not split, or null).

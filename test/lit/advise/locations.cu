@@ -43,7 +43,7 @@ __device__ float helper(float x) { return x * x; }
 void host_only(float *a) { a[0] = 1.0f; }
 
 // JSON: "kernel":"first"
-// JSON: "launches":[{"file":"{{.*}}locations.cu","line":57,"col":7,"callee":"first","config":"<<<dim3(n / 256), dim3(256), 0, 0>>>","api":false}]
+// JSON: "launches":[{"file":"{{.*}}locations.cu","line":57,"col":7,"callee":"first","config":"<<<dim3(n / 256), dim3(256), 0, 0>>>","api":false,"block_advice":null}]
 // JSON: "kernel":"tmpl",{{.*}}"template":true,"names":["tmpl","_Z4tmplIfLi128EEvPT_","_Z4tmplIdLi64EEvPT_"]
 
 int main() {
