@@ -192,9 +192,9 @@ static void discover(rt_kernel *k, const orion_site *site) {
     ts[5] = orion_rt_now_us();
   if (k->split_fn)
     load(k->split_fn, &load_us);
-  else if (orion_rt.split && k->rec.sel.n_versions > 1)
-    orion_rt_warn(W_SPLIT, "ORION_SPLIT=1: kernel %s has no split clone (built without orion-cc "
-                           "--orion-split); its launches are not split", k->name);
+  else if (orion_rt.split && orion_rt.debug && k->rec.sel.n_versions > 1)
+    fprintf(stderr, "orion: debug: %s: no split clone (not split-safe, or built without orion-cc "
+                    "--orion-split): its launches are not split\n", k->name);
   if (orion_rt.debug)
     fprintf(stderr,
             "orion: debug: %s: function %.0f us, global %.0f us, record copy %.0f us, "
