@@ -55,6 +55,20 @@ def fmt(x, spec='.4g'):
     return '' if x is None else (format(x, spec) if isinstance(x, float) else str(x))
 
 
+def fixed_column(fixed):
+    """kernels.csv's `fixed` column: 'tag=ms ...' from {tag: ms}."""
+    return ' '.join('%s=%.4g' % (t, v) for t, v in sorted(fixed.items()))
+
+
+def fixed_times(row):
+    """{tag: ms} from a kernels.csv row's `fixed` column."""
+    out = {}
+    for item in (row.get('fixed') or '').split():
+        tag, _, ms = item.partition('=')
+        out[tag] = float(ms)
+    return out
+
+
 class Data:
     """The raw rows, indexed: ok runs, per-run kernel times, tags, choices."""
 
@@ -127,7 +141,7 @@ def kernel_rows(d, p):
             captured = (r['orig_ms'] - r['adaptive_ms']) / (r['orig_ms'] - r['oracle_ms'])
         r['captured'] = captured
         r['chosen'] = ' '.join(d.choices.get((p, k), []))
-        r['fixed'] = ' '.join('%s=%.4g' % (t, v) for t, v in sorted(fixed.items()))
+        r['fixed'] = fixed_column(fixed)
         # the cached runs in order (each learns from the runs before it)
         cached = d.kt.get((p, 'cached'), {})
         r['cached_captured_by_run'] = ' '.join(

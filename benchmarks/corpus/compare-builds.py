@@ -17,16 +17,7 @@ import csv
 import math
 import sys
 
-
-def fixed_times(row):
-    out = {}
-    for item in (row.get("fixed") or "").split():
-        tag, _, ms = item.partition("=")
-        try:
-            out[tag] = float(ms)
-        except ValueError:
-            pass
-    return out
+from analyze import fixed_times  # the column's format, written there
 
 
 def num(row, col):

@@ -21,6 +21,8 @@ import glob
 import json
 import sys
 
+from analyze import fixed_times
+
 
 def read_reports(paths):
     fig = {}
@@ -50,9 +52,8 @@ def main():
     times = {}
     with open(a.kernels) as fh:
         for r in csv.DictReader(fh):
-            for kv in r['fixed'].split():
-                t, ms = kv.split('=')
-                times[(r['program'], r['kernel'], t)] = float(ms)
+            for t, ms in fixed_times(r).items():
+                times[(r['program'], r['kernel'], t)] = ms
     rows = []
     for (p, k, t), e in fig.items():
         if not t.startswith('r'):
