@@ -81,6 +81,11 @@ const char *optx_spill_policy_name(optx_spill_policy p) {
   return (unsigned)p < 6 ? policy_names[p] : "?";
 }
 
+/* Does policy p try the SASS rewrite (every policy but off and pragma)? */
+static int tries_sass(optx_spill_policy p) {
+  return p != OPTX_SPILL_OFF && p != OPTX_SPILL_PRAGMA;
+}
+
 /* The first-run cubin, read and analysed once for every entry. */
 typedef struct sass_trial {
   const char *path;
@@ -162,7 +167,7 @@ static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_fig
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, sass_trial *t, char **why) {
   int sm = 0;
-  if (c->spill == OPTX_SPILL_OFF || c->spill == OPTX_SPILL_PRAGMA) {
+  if (!tries_sass(c->spill)) {
     *why = drv_xasprintf("--orion-spill=%s", optx_spill_policy_name(c->spill));
     return 0;
   }
@@ -399,7 +404,7 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
                                        : "original without launch bounds"));
       continue;
     }
-    if (c->spill != OPTX_SPILL_PRAGMA) {
+    if (tries_sass(c->spill)) {
       char *why = NULL;
       int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
       if (sass_available(c, m, pe, e, block, trial, &why)) {
@@ -529,7 +534,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
   size_t n = 0;
   for (size_t i = 0; i < res->n; i++)
     n += res->e[i].spill_path && !strcmp(res->e[i].spill_path, "sass");
-  if (!n || c->spill == OPTX_SPILL_OFF || c->spill == OPTX_SPILL_PRAGMA)
+  if (!n || !tries_sass(c->spill))
     return 0;
   orion_cubin *cb = NULL;
   orion_sassrw *an = NULL;
