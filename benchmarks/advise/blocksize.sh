@@ -25,6 +25,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${ORION_BUILD_DIR:-$root/build}
+. "$root/benchmarks/advise/export_build.sh"
 cuda=${CUDA_PATH:-/usr/local/cuda}
 [ $# -ge 3 ] || { echo "usage: $0 HECBENCH_GIT_DIR OUT_DIR PACK_DIR [program...]" >&2; exit 2; }
 git_dir=$1
@@ -55,19 +56,7 @@ for p in $progs; do
   IFS='|' read -r _ how kern args <<< "$(echo "$table" | awk -F'|' -v p="$p" '$1 == p')"
   d=$out/$p
   rm -rf "$d" "$pack/$p" && mkdir -p "$d/src" "$pack/$p"
-  for f in $(git -C "$git_dir" ls-tree -r --name-only HEAD "src/$p-cuda/"); do
-    mkdir -p "$(dirname "$d/src/${f#src/$p-cuda/}")"
-    git -C "$git_dir" show "HEAD:$f" > "$d/src/${f#src/$p-cuda/}"
-  done
-  flags="-O3 -std=c++17"
-  grep -q -- -use_fast_math "$d/src/Makefile" && flags="$flags -use_fast_math"
-  reports=()
-  for f in "$d"/src/*.cu; do
-    b=$(basename "$f" .cu)
-    (cd "$d/src" && "$build/bin/orion-cc" $flags -arch=sm_90 -c "$f" -o "$d/$b.o" \
-      --orion-report="$d/build-$b.json") > "$d/orion-cc-$b.log" 2>&1
-    grep -q '"kernel"' "$d/build-$b.json" && reports+=(--build-report="$d/build-$b.json")
-  done
+  export_build "$git_dir" "$p" "$d" "$build"
   "$build/bin/orion-advise" "$d"/src/*.cu "${reports[@]}" --summary="$d/summary.json" \
     -- -std=c++17 --cuda-gpu-arch=sm_90 -I"$d/src" > "$d/notes.txt"
   # advice.csv rows of the timed kernels' launches; their sizes.

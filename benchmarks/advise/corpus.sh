@@ -23,6 +23,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${ORION_BUILD_DIR:-$root/build}
+. "$root/benchmarks/advise/export_build.sh"
 cuda=${CUDA_PATH:-/usr/local/cuda}
 [ $# -ge 2 ] || { echo "usage: $0 HECBENCH_GIT_DIR OUT_DIR [program...]" >&2; exit 2; }
 git_dir=$1 out=$2
@@ -42,20 +43,8 @@ echo "program,kernel,block,chosen,orion_regs,attribute,nvcc_before,nvcc_after,ma
 for p in $progs; do
   d=$out/$p
   rm -rf "$d" && mkdir -p "$d/src" "$d/orig" "$d/fixes"
-  for f in $(git -C "$git_dir" ls-tree -r --name-only HEAD "src/$p-cuda/"); do
-    mkdir -p "$(dirname "$d/src/${f#src/$p-cuda/}")"
-    git -C "$git_dir" show "HEAD:$f" > "$d/src/${f#src/$p-cuda/}"
-  done
+  export_build "$git_dir" "$p" "$d" "$build"
   cp -r "$d/src/." "$d/orig/"
-  flags="-O3 -std=c++17"
-  grep -q -- -use_fast_math "$d/src/Makefile" && flags="$flags -use_fast_math"
-  reports=()
-  for f in "$d"/src/*.cu; do
-    b=$(basename "$f" .cu)
-    (cd "$d/src" && "$build/bin/orion-cc" $flags -arch=sm_90 -c "$f" -o "$d/$b.o" \
-      --orion-report="$d/build-$b.json") > "$d/orion-cc-$b.log" 2>&1
-    grep -q '"kernel"' "$d/build-$b.json" && reports+=(--build-report="$d/build-$b.json")
-  done
   echo "# orion decision cache 1" > "$d/decisions"
   echo "$choices" | awk -F, -v p="$p" '$1 == p { print "0 NVIDIA_H200 0", $4, $5, 0, $6, $7, $8 }' >> "$d/decisions"
   "$build/bin/orion-advise" "$d"/src/*.cu "${reports[@]}" --cache="$d/decisions" \
