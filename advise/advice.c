@@ -116,9 +116,10 @@ static char *reg_attr(int sm, unsigned t, int regs, int *exact, int *blocks) {
 
 /* The attribute for a register choice shared by every advised config. */
 static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d, int sm,
-                       unsigned t, const adv_options *o) {
+                       unsigned t, const adv_options *o, const adv_reports *r) {
   const adv_config *c = d->c;
   int regs = chosen_regs(c, a->build), exact = 0, blocks = 0;
+  int target = r->usage_path ? adv_target_registers(r, k, sm) : -1;
   if (regs == -2) {
     a->text = drv_xasprintf("nothing advised: %s, but the build report has no %s (not built, or "
                             "dropped by ptxas): the decision is of another build",
@@ -128,6 +129,12 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
   if (regs <= 0) {
     a->text = drv_xasprintf("%s: the registers of %s are unknown (give the build report)",
                             d->why, c->chosen);
+    return;
+  }
+  if (target > 0 && target <= regs) {
+    a->text = drv_xasprintf("nothing advised: Orion chose %s; %d registers, and the target build "
+                            "(%s) already uses %d: a cap of %d would only let it take more",
+                            d->why, regs, r->usage_path, target, regs);
     return;
   }
   char *mx = drv_xasprintf("__maxnreg__(%d)", regs);
@@ -142,6 +149,8 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
       if (!strcmp(a->build->v[i].tag, "orig") && a->build->v[i].registers > 0)
         orion_sb_addf(&s, " (original: %d registers in the build report)",
                       a->build->v[i].registers);
+  if (target > 0)
+    orion_sb_addf(&s, " (the target build: %d registers)", target);
   int use_lb = lb && exact && !o->maxnreg;
   a->attr = use_lb ? lb : mx;
   a->alt = use_lb ? mx : lb;
@@ -176,7 +185,8 @@ static void pad_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
 }
 
 /* One kernel: combine its decisions into at most one change. */
-static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options *o) {
+static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options *o,
+                          const adv_reports *r) {
   const adv_decision *change = NULL, *keep = NULL;
   unsigned t = 0;
   int several = 0;
@@ -212,7 +222,7 @@ static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options 
   if (change->c->chosen[0] == 'p')
     pad_advice(a, k, change);
   else
-    reg_advice(a, k, change, sm, several ? 0 : t, o);
+    reg_advice(a, k, change, sm, several ? 0 : t, o, r);
 }
 
 static adv_advice *advice_for(adv_advice **out, size_t *n, size_t kernel) {
@@ -252,7 +262,7 @@ size_t adv_decide(const adv_program *p, const adv_reports *r, const adv_options 
     a->d[a->nd++] = judge(&r->c[i]);
   }
   for (size_t i = 0; i < n; i++)
-    kernel_advice(&(*out)[i], &p->k[(*out)[i].kernel], o);
+    kernel_advice(&(*out)[i], &p->k[(*out)[i].kernel], o, r);
   qsort(*out, n, sizeof **out, by_kernel); /* source order */
   return n;
 }

@@ -33,7 +33,10 @@
  *      the architecture is known and every configuration uses one block
  *      size T, `__launch_bounds__(T, B)` with B the blocks per SM that R
  *      registers allow; the occupancy calculator says whether ptxas's limit
- *      for (T, B) is exactly R.  A padding version pN (lower occupancy
+ *      for (T, B) is exactly R.  The advice is a ceiling made for Orion's
+ *      own build: when the build the fixes are for (--target-usage: its
+ *      ptxas -v log) already uses R registers or fewer, the cap would only
+ *      let that build take more, so nothing is advised.  A padding version pN (lower occupancy
  *      through dynamic shared memory) is advised as a launch-site change:
  *      N bytes of dynamic shared memory, opted in with cudaFuncSetAttribute.
  *   Block-size advice (block.c, labelled as advice: the block size is the
@@ -143,11 +146,20 @@ typedef struct adv_config { /* one launch configuration of a run */
   char *origin;         /* the file it came from */
 } adv_config;
 
+typedef struct adv_usage { /* one kernel of the target build (--target-usage) */
+  char *kernel;
+  int sm;               /* 0: not named */
+  int registers;
+} adv_usage;
+
 typedef struct adv_reports {
   adv_build *b;
   size_t nb;
   adv_config *c;
   size_t nc;
+  adv_usage *u;
+  size_t nu;
+  const char *usage_path; /* the --target-usage file, or NULL */
 } adv_reports;
 
 /* Each returns 0, or -1 with *err (malloc'd) naming path and the problem. */
@@ -155,6 +167,12 @@ int adv_load_build(adv_reports *r, const char *path, char **err);
 int adv_load_run(adv_reports *r, const char *path, char **err);
 int adv_load_cache(adv_reports *r, const char *path, char **err);
 void adv_reports_free(adv_reports *r);
+/* usage.c: the target build's registers per kernel from a ptxas -v log or
+ * cuobjdump --dump-resource-usage output. */
+int adv_load_usage(adv_reports *r, const char *path, char **err);
+/* The target build's registers for kernel k (any of its names) on sm (0:
+ * any), or -1 when the usage does not name it. */
+int adv_target_registers(const adv_reports *r, const adv_kernel *k, int sm);
 const adv_build *adv_build_for(const adv_reports *r, const char *kernel, int sm);
 
 /* advice.c */

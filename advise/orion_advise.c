@@ -13,6 +13,7 @@
 
 #include "advise.h"
 #include "orion_build_config.h"
+#include "toolpaths.h"
 
 static const char usage[] =
     "usage: orion-advise [options] [source...] [-- compile flags]\n"
@@ -34,6 +35,10 @@ static const char usage[] =
     "                        (repeatable: one per compiled file)\n"
     "  --run-report=FILE     ORION_REPORT=FILE output of a run (repeatable)\n"
     "  --cache=FILE          a decision cache ($XDG_CACHE_HOME/orion/decisions)\n"
+    "  --target-usage=FILE   the registers of the build the fixes are for (nvcc's\n"
+    "                        -Xptxas -v output, or cuobjdump --dump-resource-usage):\n"
+    "                        no cap is advised where that build already uses as\n"
+    "                        few registers as Orion's choice\n"
     "  --sm=N                the architecture (default: the build report's)\n"
     "  --attr=maxnreg        export __maxnreg__(n) even where __launch_bounds__ is exact\n"
     "  --export-fixes=FILE   clang-tidy YAML replacements (clang-apply-replacements)\n"
@@ -44,7 +49,8 @@ static const char usage[] =
 
 typedef struct args {
   strvec sources, flags, runs, builds;
-  const char *db, *cache, *fixes, *summary;
+  const char *db, *cache, *fixes, *summary, *usage;
+  const char *self; /* argv[0] */
   adv_options opt;
   int list;
 } args;
@@ -67,6 +73,8 @@ static int parse_args(args *a, int argc, char **argv) {
       sv_push(&a->runs, s + 13);
     else if (!strncmp(s, "--cache=", 8))
       a->cache = s + 8;
+    else if (!strncmp(s, "--target-usage=", 15))
+      a->usage = s + 15;
     else if (!strncmp(s, "--sm=", 5) && atoi(s + 5) > 0)
       a->opt.sm = atoi(s + 5);
     else if (!strcmp(s, "--attr=maxnreg") || !strcmp(s, "--attr=launch-bounds"))
@@ -97,6 +105,25 @@ static int parse_args(args *a, int argc, char **argv) {
 
 static char *clang_path(void) {
   return drv_xstrdup(ORION_DEFAULT_CLANG);
+}
+
+/* What orion-cc adds to every compile for nvcc's sake, so that a source
+ * orion-cc builds parses here too: the CUDA toolkit's cccl headers (cub,
+ * thrust: CUDA 13 keeps them under include/cccl), `register` under C++17
+ * and the compat header, each where it exists. */
+static void push_nvcc_compat(strvec *av, const char *self) {
+  char *cuda = drv_cuda_path(), *cccl = drv_xasprintf("%s/include/cccl", cuda);
+  char *bin = drv_self_dir(self), *compat = drv_compat_header_path(bin);
+  if (access(cccl, R_OK) == 0) {
+    sv_push(av, "-isystem");
+    sv_push(av, cccl);
+  }
+  sv_push(av, "-Wno-register");
+  if (compat && access(compat, R_OK) == 0) {
+    sv_push(av, "-include");
+    sv_push(av, compat);
+  }
+  free(cuda), free(cccl), free(bin), free(compat);
 }
 
 /* Scan the units of the compile database at path (for the given sources,
@@ -132,6 +159,7 @@ static int scan_db(adv_program *p, const args *a, char **err) {
         sv_push(&av, clang_getCString(s));
         clang_disposeString(s);
       }
+      push_nvcc_compat(&av, a->self);
       CXString d = clang_CompileCommand_getDirectory(c);
       rc = adv_scan(p, (const char *const *)av.v, (int)av.n, clang_getCString(d), err);
       clang_disposeString(d);
@@ -154,6 +182,7 @@ static int scan_sources(adv_program *p, const args *a, char **err) {
     sv_init(&av);
     sv_push_owned(&av, clang_path());
     sv_extend(&av, &a->flags);
+    push_nvcc_compat(&av, a->self);
     sv_push(&av, a->sources.v[i]);
     int rc = adv_scan(p, (const char *const *)av.v, (int)av.n, NULL, err);
     sv_free(&av);
@@ -189,6 +218,19 @@ static int check_names(const adv_program *p, const adv_reports *r, const char *o
 
 typedef int (*loader)(adv_reports *, const char *, char **);
 
+/* The target build's usage: an error when it names none of the kernels
+ * (a log of another program); kernels of other files are normal. */
+static int check_usage(const adv_program *p, adv_reports *r, const char *path) {
+  r->usage_path = path;
+  for (size_t i = 0; i < r->nu; i++)
+    if (adv_find_kernel(p, r->u[i].kernel) >= 0)
+      return 0;
+  drv_error("%s: none of its %zu kernels (such as '%s') is in the sources: the usage of another "
+            "build?",
+            path, r->nu, r->u[0].kernel);
+  return -1;
+}
+
 static int load(adv_reports *r, const adv_program *p, loader fn, const char *path) {
   char *err = NULL;
   size_t nb = r->nb, nc = r->nc;
@@ -201,7 +243,7 @@ static int load(adv_reports *r, const adv_program *p, loader fn, const char *pat
     free(err);
     return -1;
   }
-  return check_names(p, r, path, nb, nc);
+  return fn == adv_load_usage ? check_usage(p, r, path) : check_names(p, r, path, nb, nc);
 }
 
 static int write_out(const char *path, const orion_strbuf *b) {
@@ -229,6 +271,8 @@ static int run(args *a) {
     if (load(&r, &p, adv_load_run, a->runs.v[i]))
       goto out;
   if (a->cache && load(&r, &p, adv_load_cache, a->cache))
+    goto out;
+  if (a->usage && load(&r, &p, adv_load_usage, a->usage))
     goto out;
   adv_advice *adv = NULL;
   size_t n = adv_decide(&p, &r, &a->opt, &adv);
@@ -262,6 +306,7 @@ int main(int argc, char **argv) {
   args a;
   memset(&a, 0, sizeof a);
   sv_init(&a.sources), sv_init(&a.flags), sv_init(&a.runs), sv_init(&a.builds);
+  a.self = argv[0];
   int rc = parse_args(&a, argc, argv) ? 1 : run(&a);
   sv_free(&a.sources), sv_free(&a.flags), sv_free(&a.runs), sv_free(&a.builds);
   return rc;

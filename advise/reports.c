@@ -265,7 +265,10 @@ void adv_reports_free(adv_reports *r) {
     free(r->c[i].source);
     free(r->c[i].origin);
   }
+  for (size_t i = 0; i < r->nu; i++)
+    free(r->u[i].kernel);
   free(r->b);
   free(r->c);
+  free(r->u);
   memset(r, 0, sizeof *r);
 }

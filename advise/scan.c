@@ -204,6 +204,92 @@ static enum CXChildVisitResult find_kernel_ref(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Recurse;
 }
 
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+/* Whether expression e names var, or a member of it, through parentheses
+ * and implicit conversions. */
+static int names_var(CXCursor e, CXCursor var) {
+  for (int depth = 0; depth < 8; depth++) {
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr)
+      return clang_equalCursors(clang_getCursorReferenced(e), var);
+    if (k != CXCursor_MemberRefExpr && k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+      return 0;
+    CXCursor c = clang_getNullCursor();
+    clang_visitChildren(e, first_child, &c);
+    if (clang_Cursor_isNull(c))
+      return 0;
+    e = c;
+  }
+  return 0;
+}
+
+typedef struct write_ctx {
+  CXCursor var;
+  int written;
+} write_ctx;
+
+/* Any write to w->var: an assignment (built-in or operator=), an
+ * increment or decrement, its address taken. */
+static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  write_ctx *w = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXCursor lhs = clang_getNullCursor();
+  if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign)
+      clang_visitChildren(c, first_child, &lhs);
+  } else if (k == CXCursor_UnaryOperator) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+        op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec ||
+        op == CXUnaryOperator_AddrOf)
+      clang_visitChildren(c, first_child, &lhs);
+  } else if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) > 0) {
+    char *name = take(clang_getCursorSpelling(c));
+    if (!strcmp(name, "operator=") || !strncmp(name, "operator", 8))
+      lhs = clang_Cursor_getArgument(c, 0);
+    free(name);
+  }
+  if (!clang_Cursor_isNull(lhs) && names_var(lhs, w->var)) {
+    w->written = 1;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* The initialiser a launch argument stands for: e itself, or, when e
+ * names a local variable (dim3 block(256); int threads = 128;) that
+ * nothing in its function writes, the variable's initialiser. */
+static CXCursor through_local(CXCursor e) {
+  CXCursor ref = e;
+  while (clang_getCursorKind(ref) == CXCursor_UnexposedExpr ||
+         clang_getCursorKind(ref) == CXCursor_ParenExpr) {
+    CXCursor c = clang_getNullCursor();
+    clang_visitChildren(ref, first_child, &c);
+    if (clang_Cursor_isNull(c))
+      return e;
+    ref = c;
+  }
+  if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
+    return e;
+  CXCursor var = clang_getCursorReferenced(ref);
+  CXCursor fn = clang_getCursorSemanticParent(var);
+  CXCursor init = clang_Cursor_getVarDeclInitializer(var);
+  enum CXCursorKind fk = clang_getCursorKind(fn);
+  if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_isNull(init) ||
+      (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_FunctionTemplate))
+    return e;
+  write_ctx w = {var, 0};
+  clang_visitChildren(fn, find_write, &w);
+  return w.written ? e : init;
+}
+
 static long eval_int(CXCursor c) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
   long v = -1;
@@ -211,6 +297,11 @@ static long eval_int(CXCursor c) {
     v = (long)clang_EvalResult_getAsLongLong(r);
   if (r)
     clang_EvalResult_dispose(r);
+  if (v < 0) {
+    CXCursor init = through_local(c);
+    if (!clang_equalCursors(init, c))
+      return eval_int(init);
+  }
   return v;
 }
 
@@ -223,23 +314,32 @@ static enum CXChildVisitResult first_call(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* The threads of a dim3 argument built from constants (dim3(x, y, z), an
- * integer converted to dim3), else 0. */
+ * integer converted to dim3, an unwritten local dim3 so built), else 0. */
 static long dim3_threads(CXCursor arg) {
-  CXCursor call = clang_getNullCursor();
-  if (clang_getCursorKind(arg) == CXCursor_CallExpr)
-    call = arg;
-  else
-    clang_visitChildren(arg, first_call, &call);
-  if (clang_Cursor_isNull(call) || clang_Cursor_getNumArguments(call) != 3)
-    return 0;
-  long t = 1;
-  for (int i = 0; i < 3; i++) {
-    long v = eval_int(clang_Cursor_getArgument(call, i));
-    if (v < 1)
+  for (int depth = 0; depth < 4; depth++) {
+    CXCursor call = clang_getNullCursor();
+    arg = through_local(arg);
+    if (clang_getCursorKind(arg) == CXCursor_CallExpr)
+      call = arg;
+    else
+      clang_visitChildren(arg, first_call, &call);
+    int n = clang_Cursor_isNull(call) ? 0 : clang_Cursor_getNumArguments(call);
+    if (n == 1) { /* a copy of a dim3 */
+      arg = clang_Cursor_getArgument(call, 0);
+      continue;
+    }
+    if (n != 3)
       return 0;
-    t *= v;
+    long t = 1;
+    for (int i = 0; i < 3; i++) {
+      long v = eval_int(clang_Cursor_getArgument(call, i));
+      if (v < 1)
+        return 0;
+      t *= v;
+    }
+    return t;
   }
-  return t;
+  return 0;
 }
 
 static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClientData d) {

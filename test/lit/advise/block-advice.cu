@@ -22,6 +22,15 @@
 // JSON: "kernel":"scale"
 // JSON-SAME: "block_advice":{"threads":0,"warps":0,"advised":1024,"calculator":1024,"max_warps":64,
 
+// A local variable stands for its initialiser when nothing in the function
+// writes it (a dim3, an int, a dim3 copied); written ones are not constants.
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: 128 threads already reach the calculator's most
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: 256 threads already reach the calculator's most
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: 64 threads already reach the calculator's most
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: the block size is not a constant
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: the block size is not a constant
+// NOTE: note: launch of 'scale': block-size advice {{.*}}: the block size is not a constant
+
 __global__ void tile_sum(const float *in, float *out) {
   __shared__ float tile[1024];
   unsigned t = threadIdx.x;
@@ -45,4 +54,22 @@ __global__ void scale(float *x, float a, int n) {
 void run(const float *in, float *out, float *x, int n, int bs) {
   tile_sum<<<n / 1024, 1024>>>(in, out);
   scale<<<(n + bs - 1) / bs, bs>>>(x, 2.0f, n);
+}
+
+void locals(float *x, int n) {
+  dim3 block(128);
+  scale<<<n / 128, block>>>(x, 2.0f, n);
+  int threads = 256;
+  scale<<<n / 256, threads>>>(x, 2.0f, n);
+  dim3 b2(32, 2), copy = b2;
+  scale<<<n / 64, copy>>>(x, 2.0f, n);
+  dim3 grown(32);
+  grown.y = n / 32;
+  scale<<<1, grown>>>(x, 2.0f, n);
+  int inc = 96;
+  inc++;
+  scale<<<n / 96, inc>>>(x, 2.0f, n);
+  dim3 reset(64);
+  reset = dim3(n);
+  scale<<<1, reset>>>(x, 2.0f, n);
 }
