@@ -173,15 +173,48 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
   a->fixable = !k->has_limit && !k->loc.in_macro && k->loc.file;
 }
 
-static void pad_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d) {
+/* The padding of choice c when the report does not give it (a decision
+ * cache keeps only the tag): the least dynamic shared memory that leaves
+ * the tag's warps per SM, by the occupancy calculator at the original's
+ * registers and static shared memory in the build report.  0: unknown. */
+static unsigned long long pad_from_model(const adv_config *c, const adv_build *b, int sm) {
+  const adv_version *o = NULL;
+  for (int i = 0; b && i < b->nv; i++)
+    if (!strcmp(b->v[i].tag, "orig"))
+      o = &b->v[i];
+  int warps = atoi(c->chosen + 1);
+  if (!o || o->registers <= 0 || !sm || warps <= 0)
+    return 0;
+  orion_occ_input in = {o->registers, (int)threads(c), o->smem > 0 ? (unsigned)o->smem : 0,
+                        (unsigned)c->shmem};
+  unsigned dyn = 0;
+  if (orion_occ_dyn_smem_for_warps(sm, &in, warps, &dyn) != ORION_OK || dyn <= c->shmem)
+    return 0;
+  return dyn;
+}
+
+static void pad_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d, int sm) {
   const adv_config *c = d->c;
+  unsigned long long pad = c->chosen_pad;
+  int warps = c->chosen_warps > 0 ? c->chosen_warps : atoi(c->chosen + 1);
+  const char *how = "";
+  if (!pad) {
+    pad = pad_from_model(c, a->build, sm);
+    how = " (the occupancy calculator's, at the build report's registers)";
+  }
   a->pad = 1;
+  if (!pad) {
+    a->text = drv_xasprintf("Orion chose %s: lower occupancy (%d warps/SM) through dynamic shared "
+                            "memory; the bytes are unknown (give the build report, or a run "
+                            "report that names them)",
+                            d->why, warps);
+    return;
+  }
   a->text = drv_xasprintf(
-      "Orion chose %s: lower occupancy (%d warps/SM) through %llu bytes of dynamic shared memory "
+      "Orion chose %s: lower occupancy (%d warps/SM) through %llu bytes of dynamic shared memory%s "
       "(the launch gives %llu): launch with %llu bytes (<<<grid, block, %llu>>>) after "
       "cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, %llu)",
-      d->why, c->chosen_warps, c->chosen_pad, c->shmem, c->chosen_pad, c->chosen_pad, k->name,
-      c->chosen_pad);
+      d->why, warps, pad, how, c->shmem, pad, pad, k->name, pad);
 }
 
 /* One kernel: combine its decisions into at most one change. */
@@ -220,7 +253,7 @@ static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options 
   }
   int sm = o->sm ? o->sm : a->build ? a->build->sm : 0;
   if (change->c->chosen[0] == 'p')
-    pad_advice(a, k, change);
+    pad_advice(a, k, change, sm);
   else
     reg_advice(a, k, change, sm, several ? 0 : t, o, r);
 }

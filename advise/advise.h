@@ -43,9 +43,9 @@
  *   program's choice): for every launch, the occupancy calculator at the
  *   original's registers and shared memory over blocks of 32..1024 threads;
  *   its choice is the largest block reaching the most warps per SM (as
- *   cudaOccupancyMaxPotentialBlockSize).  The advice follows it, except for
- *   a kernel with barriers: the smallest block of at least 128 threads at
- *   the most warps; the text names the kernel's memory class from the
+ *   cudaOccupancyMaxPotentialBlockSize).  The advice keeps the launch's
+ *   own block when it reaches them, else names the block nearest 256
+ *   threads that does; the text names the kernel's memory class from the
  *   build report's loads and stores per inferred address space.
  *   Output (output.c): compiler-style notes, a Markdown or JSON summary,
  *   and clang-tidy's YAML replacements (--export-fixes), all computed

@@ -7,15 +7,16 @@
  *   the calculator's: the largest block reaching the most warps per SM
  *     (the rule of cudaOccupancyMaxPotentialBlockSize);
  *   orion-advise's: the site's own block when it already reaches the most
- *     warps, else the calculator's; except for a kernel with barriers
- *     (__syncthreads), where it is the smallest block of at least
- *     ADV_BARRIER_MIN_BLOCK threads that reaches the most warps.  A barrier
- *     holds every warp of a block until the last one arrives; at the same
- *     warps per SM, smaller blocks mean more blocks per SM, whose warps
- *     keep running while one block waits (the CUDA C++ Best Practices
- *     Guide's thread-and-block heuristics: several smaller blocks rather
- *     than one large one, especially for kernels that call __syncthreads;
- *     128 to 256 threads as the starting range).
+ *     warps; else, of the blocks that reach them, the one nearest
+ *     ADV_PREFERRED_BLOCK (256) threads, the smaller on a tie.  The CUDA
+ *     C++ Best Practices Guide gives 128 to 256 threads as the starting
+ *     range; at equal warps per SM a block of 1024 holds every warp of
+ *     the block at each barrier and leaves fewer, larger blocks to fill
+ *     the last wave, and one of 32 or 64 threads caps the warps per SM by
+ *     the blocks-per-SM limit before anything else.  (The calculator's
+ *     largest block was 5-50 % slower than the best size on 5 of the 6
+ *     sites first measured in benchmarks/advise/; the rule was then
+ *     checked on sites not used to choose it, as that README says.)
  * The text names the kernel's memory class from the build report's static
  * features (loads and stores per inferred address space, passes/addrspace.c):
  * the space with the most accesses ("shared-memory-heavy", ...), with the
@@ -28,7 +29,7 @@
 #include "advise.h"
 #include "orion/occupancy.h"
 
-#define ADV_BARRIER_MIN_BLOCK 128
+#define ADV_PREFERRED_BLOCK 256
 
 static int warps_at(int sm, int regs, long threads, int smem, long dyn) {
   orion_occ_input in = {regs, (int)threads, (unsigned)smem, (unsigned)(dyn > 0 ? dyn : 0)};
@@ -70,7 +71,7 @@ int adv_block_advice(const adv_site *s, const adv_build *b, int sm, adv_block *o
   memset(out, 0, sizeof *out);
   if (!orig || !sm || s->threads < 0 || s->threads > 1024)
     return -1;
-  int smem = orig->smem > 0 ? orig->smem : 0, regs = orig->registers, small = 0;
+  int smem = orig->smem > 0 ? orig->smem : 0, regs = orig->registers, near = 0;
   for (int t = 32; t <= 1024; t += 32) {
     int w = warps_at(sm, regs, t, smem, s->dyn_smem);
     if (w >= out->calc_warps && w > 0)
@@ -78,19 +79,20 @@ int adv_block_advice(const adv_site *s, const adv_build *b, int sm, adv_block *o
   }
   if (!out->calc)
     return -1;
-  for (int t = ADV_BARRIER_MIN_BLOCK; t <= 1024 && !small; t += 32)
-    if (warps_at(sm, regs, t, smem, s->dyn_smem) == out->calc_warps)
-      small = t;
+  for (int t = 32; t <= 1024; t += 32) /* the nearest to the preferred block, smaller on a tie */
+    if (warps_at(sm, regs, t, smem, s->dyn_smem) == out->calc_warps &&
+        (!near || labs(t - ADV_PREFERRED_BLOCK) < labs(near - ADV_PREFERRED_BLOCK)))
+      near = t;
   out->threads = s->threads;
   out->warps = s->threads ? warps_at(sm, regs, s->threads, smem, s->dyn_smem) : 0;
-  int barrier_rule = b->f.known && b->f.barriers > 0 && small;
-  out->advised = barrier_rule ? small : out->warps >= out->calc_warps ? (int)s->threads : out->calc;
+  int keep = s->threads && out->warps >= out->calc_warps;
+  out->advised = keep ? (int)s->threads : near;
 
   orion_strbuf t;
   orion_sb_init(&t);
   orion_sb_adds(&t, "block-size advice (the block size is the program's choice; Orion never "
                     "changes it): ");
-  if (out->advised == s->threads && !barrier_rule)
+  if (keep)
     orion_sb_addf(&t, "%ld threads already reach the calculator's most, %d warps/SM", s->threads,
                   out->calc_warps);
   else {
@@ -98,14 +100,12 @@ int adv_block_advice(const adv_site *s, const adv_build *b, int sm, adv_block *o
       orion_sb_addf(&t, "%ld threads reach %d warps/SM; ", s->threads, out->warps);
     else
       orion_sb_adds(&t, "the block size is not a constant; ");
-    orion_sb_addf(&t, "advised: %d threads, %d warps/SM", out->advised, out->calc_warps);
-    if (barrier_rule)
-      orion_sb_addf(&t, ", the smallest block of at least %d threads at the most warps: the "
-                        "kernel has barriers, and smaller blocks keep more blocks running while "
-                        "one waits; the occupancy calculator's choice is %d threads",
-                    ADV_BARRIER_MIN_BLOCK, out->calc);
-    else
-      orion_sb_adds(&t, ", the occupancy calculator's choice");
+    orion_sb_addf(&t, "advised: %d threads, %d warps/SM, the block nearest %d threads at the most "
+                      "warps",
+                  out->advised, out->calc_warps, ADV_PREFERRED_BLOCK);
+    if (out->calc != out->advised)
+      orion_sb_addf(&t, " (the occupancy calculator's choice, the largest such block, is %d)",
+                    out->calc);
   }
   orion_sb_addf(&t, " (%d registers, %d B static shared memory, sm_%d; occupancy only, not "
                     "measured",

@@ -416,6 +416,38 @@ static void add_site(scan_ctx *x, CXCursor call, CXCursor kdecl, int api, CXCurs
   }
 }
 
+static enum CXChildVisitResult find_overloaded(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_OverloadedDeclRef) {
+    *(CXCursor *)d = c;
+    return CXChildVisit_Break;
+  }
+  return k == CXCursor_UnexposedExpr || k == CXCursor_DeclRefExpr ? CXChildVisit_Recurse
+                                                                  : CXChildVisit_Break;
+}
+
+/* The kernel a call inside a template names through an unresolved
+ * overload set (ratt_kernel<<<...>>>(...) with deduced arguments), or
+ * null: a __global__ function can only be launched. */
+static CXCursor dependent_kernel(CXCursor call) {
+  CXCursor callee = clang_getNullCursor(), ref = clang_getNullCursor();
+  clang_visitChildren(call, first_child, &callee);
+  if (clang_Cursor_isNull(callee))
+    return callee;
+  if (clang_getCursorKind(callee) == CXCursor_OverloadedDeclRef)
+    ref = callee;
+  else
+    clang_visitChildren(callee, find_overloaded, &ref);
+  for (unsigned i = 0, n = clang_Cursor_isNull(ref) ? 0 : clang_getNumOverloadedDecls(ref); i < n;
+       i++) {
+    CXCursor decl = clang_getOverloadedDecl(ref, i);
+    if (is_kernel_ref(decl))
+      return decl;
+  }
+  return clang_getNullCursor();
+}
+
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   scan_ctx *x = d;
@@ -429,8 +461,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
   if (kind != CXCursor_CallExpr)
     return CXChildVisit_Recurse;
   CXCursor r = clang_getCursorReferenced(c);
-  if (clang_Cursor_isNull(r))
+  if (clang_Cursor_isNull(r)) {
+    CXCursor k = dependent_kernel(c);
+    if (!clang_Cursor_isNull(k))
+      add_site(x, c, k, 0, c);
     return CXChildVisit_Recurse;
+  }
   if (is_kernel_ref(r)) {
     add_site(x, c, r, 0, c);
     return CXChildVisit_Recurse;
@@ -498,7 +534,38 @@ int adv_scan(adv_program *p, const char *const *argv, int argc, const char *dir,
 }
 
 /* The identifier of a demangled name: "ns::k<int>(float*)" -> "k". */
+/* The identifier of an Itanium mangling (_Z11ratt_kernelIfEvPKT_,
+ * _ZN2ns6kernelEPf: the last name of the nested name), or NULL. */
+static char *mangled_identifier(const char *m) {
+  if (strncmp(m, "_Z", 2))
+    return NULL;
+  m += 2;
+  if (*m == 'L')
+    m++;
+  int nested = *m == 'N';
+  if (nested)
+    for (m++; *m == 'r' || *m == 'V' || *m == 'K'; m++)
+      ;
+  const char *last = NULL;
+  size_t len = 0;
+  while (*m >= '0' && *m <= '9') {
+    char *end;
+    unsigned long n = strtoul(m, &end, 10);
+    if (!n || strnlen(end, n) < n)
+      return NULL;
+    last = end, len = n, m = end + n;
+    if (!nested)
+      break;
+    if (!strncmp(m, "St", 2))
+      m += 2;
+  }
+  return last ? drv_xstrndup(last, len) : NULL;
+}
+
 static char *plain_name(const char *name) {
+  char *id = mangled_identifier(name);
+  if (id)
+    return id;
   size_t end = strcspn(name, "(<");
   char *s = drv_xstrndup(name, end);
   char *colon = strrchr(s, ':');
@@ -515,7 +582,8 @@ long adv_find_kernel(const adv_program *p, const char *name) {
     for (size_t j = 0; j < p->k[i].names.n; j++)
       if (!strcmp(p->k[i].names.v[j], name))
         return (long)i;
-  /* A demangled name: its identifier, when exactly one kernel has it. */
+  /* Another instantiation's mangling, or a demangled name: its
+   * identifier, when exactly one kernel has it. */
   char *id = plain_name(name);
   long found = -1;
   for (size_t i = 0; i < p->nk && found != -2; i++)

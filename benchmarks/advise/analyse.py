@@ -52,27 +52,51 @@ def write(prefix, head, rows, notes):
             f.write('\n' + n + '\n')
 
 
+def group_line(name, ratios):
+    """requires [(advised/best or None, calculator/best or None, advice changed the block)];
+    returns one summary line for the sites of one advice file"""
+    adv = [a for a, _, _ in ratios if a is not None]
+    calc = [c for _, c, _ in ratios if c is not None]
+    gm = lambda v: statistics.geometric_mean(v) if v else float('nan')
+    changed = [a for a, _, ch in ratios if ch and a is not None]
+    return (f'{name}: {len(ratios)} sites; advised/best geomean {gm(adv):.3f} (worst '
+            f'{max(adv, default=float("nan")):.3f}; {len(changed)} sites where the advice changes '
+            f'the block: geomean {gm(changed):.3f}); calculator/best geomean {gm(calc):.3f} over '
+            f'{len(calc)} sites where its size ran (worst {max(calc, default=float("nan")):.3f})')
+
+
 def blocksize(times, prefix, *advice):
     med, fails = medians(times, 'bs')
-    rows = []
-    for a in (a for path in advice for a in csv.DictReader(open(path))):
-        t = {int(v): med[(p, v, k)] for (p, v, k) in med if p == a['program'] and k == a['kernel']}
-        if not t:
-            rows.append([a['program'], a['kernel'], a['site'], '-', '-', a['advised'], '-',
-                         a['calculator'], '-', 'no timing'])
-            continue
-        best = min(t, key=lambda s: t[s][0])
-        def rel(s):
-            s = int(s)
-            return f'{t[s][0] / t[best][0]:.3f}' if s in t else 'not run'
-        sizes = ' '.join(f'{s}:{t[s][0] / 1e6:.3f}' for s in sorted(t))
-        noise = max(x[1] for x in t.values())
-        rounds = min(x[2] for x in t.values())
-        rows.append([a['program'], a['kernel'], a['site'], sizes, best, a['advised'], rel(a['advised']),
-                     a['calculator'], rel(a['calculator']), f'{noise:.3f} (n>={rounds})'])
+    rows, notes = [], []
+    for path in advice:
+        ratios = []
+        for a in csv.DictReader(open(path)):
+            ratios.append(site_row(a, med, rows))
+        notes.append(group_line(path.rsplit('/', 1)[-1], [r for r in ratios if r]))
     head = ['program', 'kernel', 'site', 'size:median ms', 'best', 'advised', 'advised/best',
             'calculator', 'calculator/best', 'noise (max spread)']
-    write(prefix, head, rows, [f'failed runs: {fails}'] if fails else [])
+    write(prefix, head, rows, notes + ([f'failed runs: {fails}'] if fails else []))
+
+
+def site_row(a, med, rows):
+    """appends launch site a's row to rows; returns (advised/best, calculator/best, changed) with
+    None for a size that did not run, or None when the site has no timing"""
+    t = {int(v): med[(p, v, k)] for (p, v, k) in med if p == a['program'] and k == a['kernel']}
+    if not t:
+        rows.append([a['program'], a['kernel'], a['site'], '-', '-', a['advised'], '-',
+                     a['calculator'], '-', 'no timing'])
+        return None
+    best = min(t, key=lambda s: t[s][0])
+    def ratio(s):
+        return t[int(s)][0] / t[best][0] if int(s) in t else None
+    def rel(s):
+        return f'{ratio(s):.3f}' if ratio(s) is not None else 'not run'
+    sizes = ' '.join(f'{s}:{t[s][0] / 1e6:.3f}' for s in sorted(t))
+    noise = max(x[1] for x in t.values())
+    rounds = min(x[2] for x in t.values())
+    rows.append([a['program'], a['kernel'], a['site'], sizes, best, a['advised'], rel(a['advised']),
+                 a['calculator'], rel(a['calculator']), f'{noise:.3f} (n>={rounds})'])
+    return ratio(a['advised']), ratio(a['calculator']), a['advised'] != a['threads']
 
 
 def fixes(times, prefix):

@@ -42,6 +42,9 @@ thomas|arg|_Z|256 8192 @B 10
 murmurhash3|macro BLOCK_SIZE murmurhash3.cu|_Z|100000 100
 tensorT|macro NTHREADS main.cu|_Z|10
 libor|macro BLOCK_SIZE main.cu|_Z|100
+scel|macro GPU_NUM_THREADS main.cu|_Z|1024 4096 100
+lulesh|macro THREADS lulesh.cu|_Z|-i 100 -s 64 -r 11 -b 1 -c 1
+nqueen|macro _QUEENS_BLOCK_SIZE_ main.cu|_Z|15 7 1
 '
 progs=${*:-$(echo "$table" | awk -F'|' 'NF > 1 { print $1 }')}
 

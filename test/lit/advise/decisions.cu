@@ -24,6 +24,7 @@
 // RUNREPORT: ]}
 // CACHE: # orion decision cache 2
 // CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z6cachedPf 256x1x1 0 r64 1.0700 30
+// CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z9cachedpadPf 256x1x1 0 p32 1.0700 30
 // CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z9tentativePf 256x1x1 0 r64 1.0600 20 tentative 2 -0.1 0.006 40 -1 -
 // CACHE: 0123456789abcdef NVIDIA_H200 13000 _Z4openPf 256x1x1 0 orig 1 9 open 1 0 0 3 0.01 w1,2,0,0,1,0,0/0,0,0,0,0,0,0,0/1,0,1,1,-0.02,0.0004,-0.02,-0.02
 
@@ -50,6 +51,9 @@ __global__ void padded(float *a) { a[threadIdx.x] += 1; }
 __global__ void inexact(float *a) { a[threadIdx.x] += 1; }
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'cached': Orion chose r64, 1.070, confirmed by an earlier run (decision cache); 64 registers: write __launch_bounds__(256, 4) (4 blocks/SM of 256 threads, ptxas's limit is exactly these registers; launches over 256 threads would fail), or __maxnreg__(64)
 __global__ void cached(float *a) { a[threadIdx.x] += 1; }
+// A cached padding choice without a build report: the bytes are unknown.
+// CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'cachedpad': Orion chose p32, 1.070, confirmed by an earlier run (decision cache): lower occupancy (32 warps/SM) through dynamic shared memory; the bytes are unknown (give the build report, or a run report that names them)
+__global__ void cachedpad(float *a) { a[threadIdx.x] += 1; }
 // Cache entries that are not decisions: a tentative choice, an open walk.
 // CHECK: note: 'tentative' at 256x1x1 threads, 0 B dynamic shared memory: r64 (1.060) is not confirmed: 2 of 3 re-check pairs
 // CHECK-NEXT: note: orion-advise: 'tentative': nothing advised
