@@ -3,6 +3,8 @@
 //
 //   nvcc -O3 -arch=sm_90 carveout_switch.cu -o carveout_switch
 //   ./carveout_switch [table KiB (64)] [launches (400)] [reads a thread (256)] [waves (4)]
+//                     [idle (0): 1 waits for each launch, so the events also time
+//                      the host's submission, as a host-bound program's launches are]
 //
 // Liborionrt's padding versions are the original binary launched with
 // extra dynamic shared memory (fewer blocks per SM), so while it tunes,
@@ -54,6 +56,7 @@ static double median(std::vector<double> v) {
 int main(int argc, char **argv) {
   int kib = argc > 1 ? atoi(argv[1]) : 64, n = argc > 2 ? atoi(argv[2]) : 400;
   int reps = argc > 3 ? atoi(argv[3]) : 256, waves = argc > 4 ? atoi(argv[4]) : 4;
+  int idle = argc > 5 ? atoi(argv[5]) : 0;
   const int block = 256;
   unsigned entries = (unsigned)kib * 1024 / 4, mask = entries - 1;
   if (kib <= 0 || (entries & mask) || n < 8 || reps < 1 || waves < 1) {
@@ -86,8 +89,8 @@ int main(int argc, char **argv) {
   std::vector<cudaEvent_t> ev(2 * n);
   for (auto &e : ev)
     CHECK(cudaEventCreate(&e));
-  printf("# table %d KiB, %d reads a thread, block %d, grid %u, %d blocks/SM plain, %d with %zu B padding\n", kib,
-         reps, block, grid, orig_b, pad_b, pad);
+  printf("# %s, table %d KiB, %d reads a thread, block %d, grid %u, %d blocks/SM plain, %d with %zu B padding\n",
+         idle ? "idle stream before each launch" : "launches queued", kib, reps, block, grid, orig_b, pad_b, pad);
   printf("order shape follows median_us launches\n");
   const char *orders[] = {"plain", "padded", "alt", "runs2"};
   for (int o = 0; o < 4; o++) {
@@ -100,6 +103,8 @@ int main(int argc, char **argv) {
       CHECK(cudaEventRecord(ev[2 * i]));
       gather<<<grid, block, shape[i] ? pad : 0>>>(table, mask, out, reps);
       CHECK(cudaEventRecord(ev[2 * i + 1]));
+      if (idle)
+        CHECK(cudaEventSynchronize(ev[2 * i + 1]));
     }
     CHECK(cudaDeviceSynchronize());
     std::vector<double> t[2][2]; // [shape][follows the other shape]
