@@ -254,10 +254,10 @@ static void resolve_pending(rt_config *c) {
     if (orion_rt.debug)
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
-              "1000 blocks; host %.1f us, %s)\n",
+              "1000 blocks; host %.1f us%s)\n",
               c->k->name, atomic_load(&c->launches), c->c[c->pending].tag, c->pending_work, ms,
               ms * 1e6 / c->pending_work, c->pending_host_us,
-              c->pending_state);
+              c->pending_idle ? ", idle stream" : "");
     orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work, c->pending_key);
     atomic_fetch_add_explicit(&c->timed_ns, (long long)(ms * 1e6), memory_order_relaxed);
     atomic_fetch_add_explicit(&c->timed_n, 1, memory_order_relaxed);
@@ -308,12 +308,6 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
   }
 }
 
-/* The tuned configuration launched last (any thread): tune_launch. */
-static _Atomic(rt_config *) last_tuned;
-
-/* The comparability key's mark for a sample taken behind queued work. */
-#define QUEUED_KEY 0x9e3779b97f4a7c15ULL
-
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
  * [off, off + count) of dimension dim, `work` blocks in all), with the
  * tuner's comparability key.  c->mu held.
@@ -324,42 +318,24 @@ static _Atomic(rt_config *) last_tuned;
  * (cuStreamWaitValue32 on a word the host sets after queuing the launch)
  * removed the gap but deadlocked 8 host threads in exhaustive mode
  * (test/gpu/rt_robust): a thread's launch can block on a hardware queue
- * that another stream's wait holds.
- * So a pair must not mix samples with and without the gap: a sample
- * taken behind queued work carries QUEUED_KEY in its key, and samples
- * with different keys never pair (epistasis on an H100: the original's
- * sample 13.2 us behind queued work, p32's and the next original's 16.6
- * and 16.1 us on an idle stream; p32 runs 3 % faster alone, and lost).
- * Which state a configuration's samples are in follows from the program:
- * between launches of one kernel (the next timed launch first waits for
- * the last one's events: resolve_pending) the stream is idle, and the
- * first timed launch after untimed ones of the same configuration is
- * behind them: the stream is drained first, so all are idle.  Launches
- * of other kernels in between (a time step of many kernels) keep every
- * sample behind queued work, without the gap and its jitter, and are
- * left so.  The wait is for work the host already queued on the stream,
- * as resolve_pending's is. */
+ * that another stream's wait holds. */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, unsigned long long key) {
   int failed = 0;
   CUstream s = cu_stream(L->stream, L->site);
-  int queued = orion_rt.api.cuStreamQuery &&
-               orion_rt.api.cuStreamQuery(s) == CUDA_ERROR_NOT_READY,
-      drained = 0;
-  if (queued && atomic_load(&last_tuned) == c &&
-      orion_rt.api.cuStreamSynchronize(s) == CUDA_SUCCESS)
-    queued = 0, drained = 1;
+  int idle =
+      orion_rt.debug && orion_rt.api.cuStreamQuery && orion_rt.api.cuStreamQuery(s) == CUDA_SUCCESS;
   double h0 = orion_rt.debug ? orion_rt_now_us() : 0;
   int t0 = orion_rt.api.cuEventRecord(c->ev[0], s) == CUDA_SUCCESS;
   int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
   int t1 = t0 && orion_rt.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
   c->pending_host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
-  c->pending_state = queued ? "work queued" : drained ? "stream drained first" : "idle stream";
+  c->pending_idle = idle;
   if (failed) {
     drop(c, i);
   } else if (rc == 0 && t1) {
     c->pending = i;
-    c->pending_key = queued ? key ^ QUEUED_KEY : key;
+    c->pending_key = key;
     c->pending_work = work;
   }
   return rc;
@@ -551,7 +527,6 @@ static int tune_launch(rt_config *c, const launch *L) {
                   : timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
     }
   }
-  atomic_store(&last_tuned, c);
   pthread_mutex_unlock(&c->mu);
   return rc;
 }

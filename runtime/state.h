@@ -98,7 +98,7 @@ typedef struct rt_config {
   unsigned long long pending_key; /* ... its comparability key (tune.h, step 2) */
   double pending_work;          /* blocks it ran */
   double pending_host_us;       /* ORION_DEBUG: host time from the first event to the second */
-  const char *pending_state; /* ORION_DEBUG: the stream before the timed launch */
+  int pending_idle;             /* ORION_DEBUG: the stream was idle before the first event */
   /* The budget of tune.h, step 5, read lock-free by every configuration:
    * this one's timed launches and their time, and tuning's loss. */
   atomic_llong timed_ns, loss_ns;

@@ -218,19 +218,16 @@ static void go_on(orion_tuner *t, int from) {
     start(t, i);
 }
 
-/* The candidate under test won or lost.  A padding version's loss
- * measured to within the margin (go_past) does not end the walk among
- * padding versions (tune.h, step 4). */
-static void finish(orion_tuner *t, int won, int go_past) {
-  const orion_tune_cand *c = &t->c[t->cur];
+/* The candidate under test won or lost. */
+static void finish(orion_tuner *t, int won) {
   t->c[t->cur].state = won ? C_WON : C_LOST;
   t->best = best_winner(t);
-  if (won)
+  if (won) {
     t->won_dir = 1;
-  if (won || (go_past && c->shares_orig_binary && t->cur != t->orig))
     go_on(t, t->cur);
-  else
+  } else {
     end_direction(t);
+  }
 }
 
 /* The test of step 3 on the candidate under test after a new pair. */
@@ -243,12 +240,10 @@ static void judge(orion_tuner *t, double x) {
   int both = p->n1 > 0 && p->n1 < p->n; /* pairs on both parities */
   const orion_tune_cfg *k = &t->cfg;
   if (p->n >= k->min_pairs && m + qw * se < log(1 - k->margin))
-    finish(t, 1, 0);
-  else if (x > log(1 + k->reject))
-    finish(t, 0, 0);
-  else if ((both && m - q * se > 0) || (p->n >= k->min_pairs && m > log(1 - k->margin / 2)) ||
-           p->n >= k->max_pairs)
-    finish(t, 0, se < k->margin);
+    finish(t, 1);
+  else if (x > log(1 + k->reject) || (both && m - q * se > 0) ||
+           (p->n >= k->min_pairs && m > log(1 - k->margin / 2)) || p->n >= k->max_pairs)
+    finish(t, 0);
 }
 
 /* Mark candidate i's binary warm; 1 if it was cold (the launch is then
@@ -491,7 +486,7 @@ int orion_tuner_skip(orion_tuner *t, int cand) {
   if (t->mode != ORION_TUNE_ADAPTIVE || t->phase != PH_WALK || cand != t->cur ||
       cand == t->orig || t->c[cand].runs)
     return 0;
-  finish(t, 0, 0); /* the model predicts it much slower: no going past */
+  finish(t, 0);
   return 1;
 }
 

@@ -29,8 +29,7 @@
  *      challengers).  Launches alternate baseline, candidate, baseline, ...
  *      A candidate sample and the baseline's samples just before and after
  *      it, all three with the same comparability key (the caller's: the
- *      launch's grid, and whether its timing holds the host's submission:
- *      runtime/rt.c, timed), make one pair with the log-ratio
+ *      launch's grid), make one pair with the log-ratio
  *          x = ln c - (ln b_before + ln b_after) / 2.
  *      The mean of the two neighbours cancels work that drifts linearly
  *      from launch to launch; samples with different keys never pair.
@@ -62,17 +61,9 @@
  *   4. the walk (Fig. 9): candidates are tested one at a time from the
  *      original in direction dir; after a win the walk goes on that way
  *      and stops at the first loss; when the walk in dir ends without a
- *      win, the other direction is tried (the fail-safe reversal).  A
- *      padding version's loss goes on to the next padding version when it
- *      was measured to within the margin (se < margin; not a rejection or
- *      the round guard): time against occupancy need not be unimodal
- *      below the original, where the gain is the working set fitting the
- *      cache at some number of warps (measured on an H100: colorwheel's
- *      p48 and p32 1-2 % slower, p16 11 % faster).  On noisy samples (a
- *      few-microsecond kernel, whose timed launch includes the host's
- *      submission) each further test is one more chance of a false win,
- *      and there the walk stops.  The choice is the best winner (each won
- *      against the best before it), else the original.
+ *      win, the other direction is tried (the fail-safe reversal).  The
+ *      choice is the last winner (each won against the one before), else
+ *      the original.
  *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a
  *      candidate can cost more than it ever wins back when the kernel runs
  *      few launches (ten launches of a kernel whose clones are all slower:
