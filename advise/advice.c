@@ -82,13 +82,11 @@ static unsigned threads(const adv_config *c) {
 static int chosen_regs(const adv_config *c, const adv_build *b) {
   if (c->chosen_regs > 0)
     return c->chosen_regs;
-  for (int i = 0; b && i < b->nv; i++)
-    if (!strcmp(b->v[i].tag, c->chosen)) {
-      if (b->v[i].status && !strcmp(b->v[i].status, "dropped"))
-        return -2;
-      if (b->v[i].registers > 0)
-        return b->v[i].registers;
-    }
+  const adv_version *v = adv_build_version(b, c->chosen);
+  if (v && v->status && !strcmp(v->status, "dropped"))
+    return -2;
+  if (v && v->registers > 0)
+    return v->registers;
   if (b && b->nv)
     return -2;
   return c->chosen[0] == 'r' ? atoi(c->chosen + 1) : -1;
@@ -142,13 +140,11 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
   orion_strbuf s;
   orion_sb_init(&s);
   orion_sb_addf(&s, "Orion chose %s; %d registers", d->why, regs);
+  const adv_version *orig = adv_build_version(a->build, "orig");
   if (c->orig_regs > 0)
     orion_sb_addf(&s, " (original: %d registers, %d warps/SM)", c->orig_regs, c->orig_warps);
-  else
-    for (int i = 0; a->build && i < a->build->nv; i++)
-      if (!strcmp(a->build->v[i].tag, "orig") && a->build->v[i].registers > 0)
-        orion_sb_addf(&s, " (original: %d registers in the build report)",
-                      a->build->v[i].registers);
+  else if (orig && orig->registers > 0)
+    orion_sb_addf(&s, " (original: %d registers in the build report)", orig->registers);
   if (target > 0)
     orion_sb_addf(&s, " (the target build: %d registers)", target);
   int use_lb = lb && exact && !o->maxnreg;
@@ -178,10 +174,7 @@ static void reg_advice(adv_advice *a, const adv_kernel *k, const adv_decision *d
  * the tag's warps per SM, by the occupancy calculator at the original's
  * registers and static shared memory in the build report.  0: unknown. */
 static unsigned long long pad_from_model(const adv_config *c, const adv_build *b, int sm) {
-  const adv_version *o = NULL;
-  for (int i = 0; b && i < b->nv; i++)
-    if (!strcmp(b->v[i].tag, "orig"))
-      o = &b->v[i];
+  const adv_version *o = adv_build_version(b, "orig");
   int warps = atoi(c->chosen + 1);
   if (!o || o->registers <= 0 || !sm || warps <= 0)
     return 0;

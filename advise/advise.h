@@ -174,6 +174,8 @@ int adv_load_usage(adv_reports *r, const char *path, char **err);
  * any), or -1 when the usage does not name it. */
 int adv_target_registers(const adv_reports *r, const adv_kernel *k, int sm);
 const adv_build *adv_build_for(const adv_reports *r, const char *kernel, int sm);
+/* The version of b (may be NULL) with this tag, or NULL. */
+const adv_version *adv_build_version(const adv_build *b, const char *tag);
 
 /* advice.c */
 typedef enum adv_verdict { ADV_CHANGE, ADV_KEEP, ADV_NONE } adv_verdict;

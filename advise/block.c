@@ -64,12 +64,9 @@ static void memory_class(orion_strbuf *s, const adv_features *f) {
 }
 
 int adv_block_advice(const adv_site *s, const adv_build *b, int sm, adv_block *out) {
-  const adv_version *orig = NULL;
-  for (int i = 0; b && i < b->nv; i++)
-    if (!strcmp(b->v[i].tag, "orig") && b->v[i].registers > 0)
-      orig = &b->v[i];
+  const adv_version *orig = adv_build_version(b, "orig");
   memset(out, 0, sizeof *out);
-  if (!orig || !sm || s->threads < 0 || s->threads > 1024)
+  if (!orig || orig->registers <= 0 || !sm || s->threads < 0 || s->threads > 1024)
     return -1;
   int smem = orig->smem > 0 ? orig->smem : 0, regs = orig->registers, near = 0;
   for (int t = 32; t <= 1024; t += 32) {

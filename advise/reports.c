@@ -245,6 +245,13 @@ int adv_load_cache(adv_reports *r, const char *path, char **err) {
   return 0;
 }
 
+const adv_version *adv_build_version(const adv_build *b, const char *tag) {
+  for (int i = 0; b && i < b->nv; i++)
+    if (!strcmp(b->v[i].tag, tag))
+      return &b->v[i];
+  return NULL;
+}
+
 const adv_build *adv_build_for(const adv_reports *r, const char *kernel, int sm) {
   for (size_t i = 0; i < r->nb; i++)
     if (!strcmp(r->b[i].kernel, kernel) && (!sm || r->b[i].sm == sm))
