@@ -49,8 +49,8 @@ static const char usage[] =
 
 typedef struct args {
   strvec sources, flags, runs, builds;
+  strvec compat; /* nvcc_compat's flags, for every parse */
   const char *db, *cache, *fixes, *summary, *usage;
-  const char *self; /* argv[0] */
   adv_options opt;
   int list;
 } args;
@@ -107,23 +107,13 @@ static char *clang_path(void) {
   return drv_xstrdup(ORION_DEFAULT_CLANG);
 }
 
-/* What orion-cc adds to every compile for nvcc's sake, so that a source
- * orion-cc builds parses here too: the CUDA toolkit's cccl headers (cub,
- * thrust: CUDA 13 keeps them under include/cccl), `register` under C++17
- * and the compat header, each where it exists. */
-static void push_nvcc_compat(strvec *av, const char *self) {
-  char *cuda = drv_cuda_path(), *cccl = drv_xasprintf("%s/include/cccl", cuda);
-  char *bin = drv_self_dir(self), *compat = drv_compat_header_path(bin);
-  if (access(cccl, R_OK) == 0) {
-    sv_push(av, "-isystem");
-    sv_push(av, cccl);
-  }
-  sv_push(av, "-Wno-register");
-  if (compat && access(compat, R_OK) == 0) {
-    sv_push(av, "-include");
-    sv_push(av, compat);
-  }
-  free(cuda), free(cccl), free(bin), free(compat);
+/* orion-cc's nvcc-compatibility flags (drv_nvcc_compat_args), so that a
+ * source orion-cc builds parses here too; the compat header only where it
+ * is installed. */
+static void nvcc_compat(strvec *out, const char *self) {
+  char *cuda = drv_cuda_path(), *bin = drv_self_dir(self), *compat = drv_compat_header_path(bin);
+  drv_nvcc_compat_args(out, cuda, compat && access(compat, R_OK) == 0 ? compat : NULL);
+  free(cuda), free(bin), free(compat);
 }
 
 /* Scan the units of the compile database at path (for the given sources,
@@ -159,7 +149,7 @@ static int scan_db(adv_program *p, const args *a, char **err) {
         sv_push(&av, clang_getCString(s));
         clang_disposeString(s);
       }
-      push_nvcc_compat(&av, a->self);
+      sv_extend(&av, &a->compat);
       CXString d = clang_CompileCommand_getDirectory(c);
       rc = adv_scan(p, (const char *const *)av.v, (int)av.n, clang_getCString(d), err);
       clang_disposeString(d);
@@ -182,7 +172,7 @@ static int scan_sources(adv_program *p, const args *a, char **err) {
     sv_init(&av);
     sv_push_owned(&av, clang_path());
     sv_extend(&av, &a->flags);
-    push_nvcc_compat(&av, a->self);
+    sv_extend(&av, &a->compat);
     sv_push(&av, a->sources.v[i]);
     int rc = adv_scan(p, (const char *const *)av.v, (int)av.n, NULL, err);
     sv_free(&av);
@@ -306,8 +296,10 @@ int main(int argc, char **argv) {
   args a;
   memset(&a, 0, sizeof a);
   sv_init(&a.sources), sv_init(&a.flags), sv_init(&a.runs), sv_init(&a.builds);
-  a.self = argv[0];
+  sv_init(&a.compat);
+  nvcc_compat(&a.compat, argv[0]);
   int rc = parse_args(&a, argc, argv) ? 1 : run(&a);
   sv_free(&a.sources), sv_free(&a.flags), sv_free(&a.runs), sv_free(&a.builds);
+  sv_free(&a.compat);
   return rc;
 }

@@ -252,15 +252,9 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
     sv_pushf(argv, "--ptxas-path=%s", c->user_ptxas);
   }
   /* nvcc compatibility: headers, language and numerics */
-  sv_push(argv, "-isystem");
-  sv_pushf(argv, "%s/include/cccl", c->cuda);
-  sv_push(argv, "-Wno-register"); /* nvcc takes `register` under -std=c++17 */
-  if (!c->no_compat) {
-    sv_push(argv, "-include");
-    sv_push(argv, c->compat);
-    if (c->no_orion) /* no pass to read its __maxnreg__: clang's own */
-      sv_push(argv, "-DORION_NO_MAXNREG_COMPAT");
-  }
+  drv_nvcc_compat_args(argv, c->cuda, c->no_compat ? NULL : c->compat);
+  if (!c->no_compat && c->no_orion) /* no pass to read its __maxnreg__: clang's own */
+    sv_push(argv, "-DORION_NO_MAXNREG_COMPAT");
   if (cc_prec_sqrt(c)) {
     sv_push(argv, "-mllvm");
     sv_push(argv, "-nvvm-reflect-add=__CUDA_PREC_SQRT=1");

@@ -51,6 +51,16 @@ char *drv_compat_header_path(const char *bin_dir) {
   return under_prefix(bin_dir, "include/orion/nvcc_compat.h");
 }
 
+void drv_nvcc_compat_args(strvec *argv, const char *cuda, const char *compat) {
+  sv_push(argv, "-isystem");
+  sv_pushf(argv, "%s/include/cccl", cuda);
+  sv_push(argv, "-Wno-register"); /* nvcc takes `register` under -std=c++17 */
+  if (compat) {
+    sv_push(argv, "-include");
+    sv_push(argv, compat);
+  }
+}
+
 char *drv_include_dir(const char *bin_dir) { return under_prefix(bin_dir, "include"); }
 
 char *drv_lib_dir(const char *bin_dir) { return under_prefix(bin_dir, "lib"); }

@@ -26,6 +26,12 @@ char *drv_prefix(const char *bin_dir);
 char *drv_plugin_path(const char *bin_dir);
 char *drv_orion_ptxas_path(const char *bin_dir);
 char *drv_compat_header_path(const char *bin_dir);
+/* What a CUDA compile gets for nvcc's sake (orion-cc's compiles, and
+ * orion-advise's parses of them): the toolkit's cccl headers (cub, thrust,
+ * libcu++: CUDA 13 keeps them under include/cccl), `register` accepted
+ * under C++17, and compat (the header of drv_compat_header_path) forced
+ * in unless NULL. */
+void drv_nvcc_compat_args(strvec *argv, const char *cuda, const char *compat);
 char *drv_include_dir(const char *bin_dir);
 char *drv_lib_dir(const char *bin_dir);
 /* The runtime library: <prefix>/lib/liborionrt.so if shared, else .a. */
