@@ -210,22 +210,27 @@ static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClient
   return CXChildVisit_Break;
 }
 
-/* Whether expression e names var, or a member of it, through parentheses
- * and implicit conversions. */
-static int names_var(CXCursor e, CXCursor var) {
-  for (int depth = 0; depth < 8; depth++) {
+/* e without the parentheses and implicit conversions around it (and,
+ * with members, the member accesses): the first child of each, or the
+ * null cursor when one has none. */
+static CXCursor unwrap(CXCursor e, int members) {
+  for (int depth = 0; depth < 16; depth++) {
     enum CXCursorKind k = clang_getCursorKind(e);
-    if (k == CXCursor_DeclRefExpr)
-      return clang_equalCursors(clang_getCursorReferenced(e), var);
-    if (k != CXCursor_MemberRefExpr && k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
-      return 0;
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+        !(members && k == CXCursor_MemberRefExpr))
+      return e;
     CXCursor c = clang_getNullCursor();
     clang_visitChildren(e, first_child, &c);
-    if (clang_Cursor_isNull(c))
-      return 0;
     e = c;
   }
-  return 0;
+  return clang_getNullCursor();
+}
+
+/* Whether expression e names var, or a member of it. */
+static int names_var(CXCursor e, CXCursor var) {
+  e = unwrap(e, 1);
+  return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(e), var);
 }
 
 typedef struct write_ctx {
@@ -233,7 +238,8 @@ typedef struct write_ctx {
   int written;
 } write_ctx;
 
-/* Any write to w->var: an assignment (built-in or operator=), an
+/* Any write to w->var: a built-in assignment, an overloaded operator
+ * taking it first (operator=, operator+=, ...: counted as writes), an
  * increment or decrement, its address taken. */
 static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -252,7 +258,7 @@ static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientD
       clang_visitChildren(c, first_child, &lhs);
   } else if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) > 0) {
     char *name = take(clang_getCursorSpelling(c));
-    if (!strcmp(name, "operator=") || !strncmp(name, "operator", 8))
+    if (!strncmp(name, "operator", 8))
       lhs = clang_Cursor_getArgument(c, 0);
     free(name);
   }
@@ -267,15 +273,7 @@ static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientD
  * names a local variable (dim3 block(256); int threads = 128;) that
  * nothing in its function writes, the variable's initialiser. */
 static CXCursor through_local(CXCursor e) {
-  CXCursor ref = e;
-  while (clang_getCursorKind(ref) == CXCursor_UnexposedExpr ||
-         clang_getCursorKind(ref) == CXCursor_ParenExpr) {
-    CXCursor c = clang_getNullCursor();
-    clang_visitChildren(ref, first_child, &c);
-    if (clang_Cursor_isNull(c))
-      return e;
-    ref = c;
-  }
+  CXCursor ref = unwrap(e, 0);
   if (clang_getCursorKind(ref) != CXCursor_DeclRefExpr)
     return e;
   CXCursor var = clang_getCursorReferenced(ref);
