@@ -15,14 +15,15 @@ the programs of both, lulesh-style per-program rows where A and B differ by
 more than 0.5 %, and the captured share of each >= 3 % win in one run
 (adaptive) and with the decision cache (cached).  Standard library only.
 """
-import csv
 import statistics
 import sys
+
+from analyze import read_csv
 
 
 def rows(path, key):
     """requires a CSV with the key columns; returns {key tuple: row}"""
-    return {tuple(r[k] for k in key): r for r in csv.DictReader(open(path))}
+    return {tuple(r[k] for k in key): r for r in read_csv(path)}
 
 
 def main():
