@@ -58,3 +58,29 @@ __global__ void conversions(unsigned short *o8, __nv_bfloat162 *ob, const float2
   __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(i8[t], __NV_E5M2);
   of[t] = __half2float(__half(__half_raw{h.x}));
 }
+
+// Double-precision and select operands from kernel parameters: ptxas reads
+// them through uniform registers on sm_90 (DMUL/DFMA/DADD/DSETP/MUFU/FSEL
+// with a UR source, forms 6 and 7) and from the constant bank on sm_80-89
+// (forms 3 and 5); DSETP against +INF is its immediate form.
+__global__ void double_params(double *out, float *fo, const double *in, const float *fi, double s,
+                              double a, float f, int n) {
+  int t = threadIdx.x;
+  double x = in[t], w = 0, v = 1;
+  float h = 0;
+  for (int i = 0; i < n; i++) {
+    double y = in[t + i] * s;
+    w = fma(w, x, a) + a;
+    if (y > s)
+      w = w / s;
+    h += fi[t + i] > 0.f ? f : h;
+  }
+  for (int i = 0; i < n; i++) {
+    w = fma(in[t + i], s, w);
+    v = v * a;
+  }
+  if (isinf(x) || x >= a)
+    w = -w;
+  fo[t] = h;
+  out[t] = w + v;
+}
