@@ -182,8 +182,11 @@ typedef struct orion_sass_insn {
   uint8_t has_cbank;
   uint8_t cbank;
   int32_t cbank_off;
-  /* 32-bit immediate source (has_imm). */
+  /* Immediate source (has_imm) in bits imm_at .. imm_at + imm_bits - 1:
+   * the form-placed 32 bits at 32, or a narrower field (SHFL's lane at 53
+   * or clamp at 40; a second immediate stays in rest).  0/0 reads 32/32. */
   uint8_t has_imm;
+  uint8_t imm_at, imm_bits;
   uint32_t imm;
   /* Branch target (has_target): byte offset from the next instruction. */
   uint8_t has_target;

@@ -151,11 +151,20 @@ static void add_reg(dstate *s, unsigned file, unsigned field, unsigned width,
   }
 }
 
-static void take_imm(dstate *s) {
+/* The immediate in bits at .. at + n - 1 (n <= 32). */
+static void take_imm_at(dstate *s, unsigned at, unsigned n) {
+  if (s->in->has_imm || !n || n > 32 || at + n > 128) {
+    s->bad = 1;
+    return;
+  }
   s->in->has_imm = 1;
-  s->in->imm = (uint32_t)sass_bits(s->w, 32, 32);
-  take(s, 32, 32);
+  s->in->imm_at = (uint8_t)at;
+  s->in->imm_bits = (uint8_t)n;
+  s->in->imm = (uint32_t)sass_bits(s->w, at, n);
+  take(s, at, n);
 }
+
+static void take_imm(dstate *s) { take_imm_at(s, 32, 32); }
 
 static void take_cbank(dstate *s) {
   s->in->has_cbank = 1;
@@ -281,6 +290,20 @@ static void token(dstate *s, const char *t, size_t n) {
   }
   if (t[0] == 'T' && n == 2) {
     target(s, t[1]);
+    return;
+  }
+  if (t[0] == 'I' && n >= 4 && t[1] == '@') { /* I@<bit>.<bits>: an immediate field */
+    unsigned at = 0, nb = 0, *v = &at;
+    for (size_t i = 2; i < n; i++) {
+      if (t[i] == '.' && v == &at)
+        v = &nb;
+      else if (t[i] >= '0' && t[i] <= '9')
+        *v = *v * 10 + (unsigned)(t[i] - '0');
+      else
+        s->bad = 1;
+    }
+    if (!s->bad)
+      take_imm_at(s, at, nb);
     return;
   }
   if (n < 3 || (t[0] != 'd' && t[0] != 'u')) {

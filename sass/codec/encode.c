@@ -63,8 +63,12 @@ orion_status orion_sass_encode(const orion_sass_insn *in, orion_sass_word *out) 
     sass_put(&w, 38, 16, (uint64_t)in->cbank_off);
     sass_put(&w, 54, 5, in->cbank);
   }
-  if (in->has_imm)
-    sass_put(&w, 32, 32, in->imm);
+  if (in->has_imm) {
+    unsigned at = in->imm_bits ? in->imm_at : 32, nb = in->imm_bits ? in->imm_bits : 32;
+    if (at + nb > 128 || (nb < 32 && in->imm >> nb))
+      return ORION_ERR_RANGE;
+    sass_put(&w, at, nb, in->imm);
+  }
   if (in->has_target) {
     if (in->target % 4)
       return ORION_ERR_RANGE;

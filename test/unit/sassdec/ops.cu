@@ -1,7 +1,7 @@
 // Extra decoder corpus (test/unit/sassdec/corpus.sh): opcodes the other
-// sources do not produce - warp votes, fences, bit operations, dynamic
-// shared memory, half precision, 64-bit integer and double math, local
-// arrays, bf16/fp8 conversions.  Compiled only to PTX and cubins (sm_80,
+// sources do not produce - warp votes and shuffles, fences, bit operations,
+// dynamic shared memory, half precision, 64-bit integer and double math,
+// local arrays, bf16/fp8 conversions, kernel parameters as operands.  Compiled only to PTX and cubins (sm_80,
 // sm_86, sm_89, sm_90), never run.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -83,4 +83,34 @@ __global__ void double_params(double *out, float *fo, const double *in, const fl
     w = -w;
   fo[t] = h;
   out[t] = w + v;
+}
+
+// Kernel parameters in integer, float and conversion operands (SEL, SHF,
+// FFMA, I2F/I2FP, F2F with a uniform register on sm_90 or the constant bank
+// on sm_80-89; UFLO), and double division's slow paths.
+__global__ void uniform_math(double *out, float *fo, int *io, const double *in, const float *fi, double s,
+                             float f, int k, unsigned u, int n, int m) {
+  int t = threadIdx.x, iacc = 0;
+  double acc = 0;
+  float facc = 0;
+  for (int i = 0; i < n; i++) {
+    double x = in[t + i];
+    acc += x / s + s / (x + 1.0) + in[t + i] / (s + i);
+    facc = fmaf(fi[t + i], facc, f) + 1.0f / fi[t + i] + (float)s + (float)k + (fi[t] > 3.0f ? f : 2.0f);
+    iacc += (t << (k & 31)) + ((unsigned)t >> (u & 31)) + abs(k - i) + __clz(u + i) + (k > 3 ? t : m);
+  }
+  out[t] = acc;
+  fo[t] = facc;
+  io[t] = iacc;
+}
+
+// SHFL in its four forms: lane and clamp each a register or an immediate.
+__global__ void shuffles(int *out, const int *in, int lane, int width) {
+  int t = threadIdx.x, v = in[t];
+  v += __shfl_sync(0xffffffffu, v, lane);
+  v += __shfl_sync(0xffffffffu, v, lane, width);
+  v += __shfl_down_sync(0xffffffffu, v, 4);
+  v += __shfl_up_sync(0xffffffffu, v, 1);
+  v += __shfl_xor_sync(0xffffffffu, v, 16);
+  out[t] = v;
 }
