@@ -159,10 +159,12 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
     c->spill_given = 1;
   } else if (strcmp(a, "--orion-commands") == 0) {
     c->echo = 1;
+  } else if (strcmp(a, "--orion-colour") == 0) {
+    c->colour = 1;
   } else {
     *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
                          "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
-                         "--orion-spill=auto|smem|pragma|off|sass|partial, --orion-commands)", a);
+                         "--orion-spill=auto|smem|pragma|off|sass|partial, --orion-colour, --orion-commands)", a);
     return -1;
   }
   return 0;
@@ -181,6 +183,14 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
     }
     c->spill = (optx_spill_policy)p;
     c->spill_given = 1;
+  }
+  const char *colour_env = getenv("ORION_PTXAS_COLOUR");
+  if (colour_env && *colour_env) {
+    if (strcmp(colour_env, "0") && strcmp(colour_env, "1")) {
+      *err = drv_xasprintf("invalid ORION_PTXAS_COLOUR='%s' (expected 0 or 1)", colour_env);
+      return -1;
+    }
+    c->colour = colour_env[0] == '1';
   }
   const char *jobs_env = getenv("ORION_PTXAS_JOBS");
   if (jobs_env && *jobs_env && parse_jobs(jobs_env, &c->jobs) != 0) {

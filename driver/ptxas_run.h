@@ -36,6 +36,7 @@ typedef struct optx_cmd {
   int jobs;           /* split-compile threads (the default resolved by optx_parse_args) */
   optx_spill_policy spill; /* --orion-spill */
   int spill_given;    /* --orion-spill / ORION_PTXAS_SPILL was given */
+  int colour;         /* --orion-colour / ORION_PTXAS_COLOUR=1: the SASS rewrite colours slots */
   int rdc;            /* -c / --compile-only (relocatable) */
   int echo;           /* --orion-commands */
   int maxrregcount;   /* the user's --maxrregcount N, 0 if none */

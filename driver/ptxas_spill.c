@@ -102,10 +102,10 @@ static void trial_free(sass_trial *t) {
 
 /* Rewrite entry `name` of cubin c (analysis a) with the driver's options
  * (limit: partial placement below that end of static shared memory, 0:
- * none); 1 rewritten (*r: the figures), 0 refused (msg says why), -1 the
- * cubin is now half-edited. */
+ * none; colour: slot colouring); 1 rewritten (*r: the figures), 0 refused
+ * (msg says why), -1 the cubin is now half-edited. */
 static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
-                            unsigned limit, char *msg, size_t n, orion_sassrw_result *r) {
+                            unsigned limit, int colour, char *msg, size_t n, orion_sassrw_result *r) {
   size_t fi = orion_cubin_func_count(c);
   for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
     orion_cubin_func f;
@@ -117,7 +117,7 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
     return 0;
   }
   orion_sassrw_opts o = {.no_dynamic_smem = 1, .block = block > 0 ? (unsigned)block : 0,
-                         .smem_limit = limit, .partial = limit > 0};
+                         .smem_limit = limit, .partial = limit > 0, .colour = colour};
   orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, r);
   snprintf(msg, n, "%s", r->msg);
   return st != ORION_OK ? -1 : r->rewritten;
@@ -214,7 +214,7 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   }
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_OK &&
       orion_cubin_parse(bytes, size, &copy, NULL) == ORION_OK)
-    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, msg, sizeof msg, &res);
+    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, c->colour, msg, sizeof msg, &res);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
   free(bytes);
@@ -554,7 +554,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     char msg[320];
     orion_sassrw_result r;
     memset(&r, 0, sizeof r);
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, msg, sizeof msg, &r);
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, c->colour, msg, sizeof msg, &r);
     uint32_t smem_end = r.region_off + r.region_bytes;
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);

@@ -19,6 +19,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spill_table import emit  # noqa: E402
+
 KERNEL = re.compile(r"^(\S+): rewritten: ")
 LAYOUTS = re.compile(r"^\s+layouts \((\d+) functions?\): .*?cstack (\d+) B/thread(?: \(uncoloured (\d+)\))?")
 
@@ -65,12 +68,7 @@ def main():
     smaller = [r for r in rows if r[3] < r[4]]
     lines += ["", f"* {len(rows)} rewritten kernels; smaller coloured: {len(smaller)}; "
               f"in all {sum(r[3] for r in rows)} B/thread coloured, {sum(r[4] for r in rows)} uncoloured"]
-    text = "\n".join(lines) + "\n"
-    if a.out:
-        with open(a.out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(a.out + ".tmp", a.out)
-    sys.stdout.write(text)
+    emit("\n".join(lines) + "\n", a.out)
 
 
 if __name__ == "__main__":

@@ -56,6 +56,15 @@ def rewritten(reports):
             for k, e in fig.items() if (e.get('spill') or {}).get('path') == 'sass'}
 
 
+def emit(text, path):
+    """Print text, and write it to path (atomically) when one is given."""
+    if path:
+        with open(path + '.tmp', 'w') as f:
+            f.write(text)
+        os.replace(path + '.tmp', path)
+    sys.stdout.write(text)
+
+
 def geo(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float('nan')
 
@@ -108,10 +117,6 @@ def main():
                      f"{geo([r['vs_pragma'] for r in sel]):.3f} (worst {pr['vs_pragma']:.3f}, "
                      f"{pr['program']} {pr['tag']}), faster on {sum(r['vs_pragma'] > 1 for r in sel)}")
     text = '\n'.join(lines) + '\n'
-    if a.out:
-        with open(a.out + '.tmp', 'w') as f:
-            f.write(text)
-        os.replace(a.out + '.tmp', a.out)
     if a.csv:
         with open(a.csv + '.tmp', 'w') as f:
             cols = list(rows[0])
@@ -119,7 +124,7 @@ def main():
             for r in rows:
                 f.write(','.join(f'{r[c]:.5g}' if isinstance(r[c], float) else str(r[c]) for c in cols) + '\n')
         os.replace(a.csv + '.tmp', a.csv)
-    sys.stdout.write(text)
+    emit(text, a.out)
 
 
 if __name__ == '__main__':
