@@ -28,7 +28,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'corpus'))
-from analyze import read_csv  # noqa: E402
+from analyze import Data  # noqa: E402
 from spills import read_reports  # noqa: E402
 
 POLICIES = ('local', 'pragma', 'sass')
@@ -37,15 +37,12 @@ POLICIES = ('local', 'pragma', 'sass')
 def times(raws):
     """{(program, kernel, tag): [ms per ok run]} of the fixed runs in the
     comma-separated result directories raws."""
-    dirs = raws.split(',')
-    ok = {(r['program'], r['mode'], r['run']) for d in dirs for r in read_csv(os.path.join(d, 'runs.csv'))
-          if r['check'] == 'ok' and r['run'] != '-1'}
     out = {}
-    for r in (r for d in dirs for r in read_csv(os.path.join(d, 'kernels.csv'))):
-        key = (r['program'], r['mode'], r['run'])
-        if key in ok and r['mode'].startswith('fixed:'):
-            out.setdefault((r['program'], r['kernel'], r['mode'][6:]), []).append(
-                int(r['gpu_ns']) / 1e6)
+    for (p, mode), runs in Data(raws.split(',')).kt.items():
+        if mode.startswith('fixed:'):
+            for ks in runs.values():
+                for k, (ns, _) in ks.items():
+                    out.setdefault((p, k, mode[6:]), []).append(ns / 1e6)
     return out
 
 

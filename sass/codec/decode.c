@@ -151,6 +151,15 @@ static void add_reg(dstate *s, unsigned file, unsigned field, unsigned width,
   }
 }
 
+/* The decimal number at t[*i] (of a layout token of n characters); *i
+ * moves past its digits. */
+static unsigned decimal(const char *t, size_t n, size_t *i) {
+  unsigned v = 0;
+  for (; *i < n && t[*i] >= '0' && t[*i] <= '9'; ++*i)
+    v = v * 10 + (unsigned)(t[*i] - '0');
+  return v;
+}
+
 /* The immediate in bits at .. at + n - 1 (n <= 32). */
 static void take_imm_at(dstate *s, unsigned at, unsigned n) {
   if (s->in->has_imm || !n || n > 32 || at + n > 128) {
@@ -293,16 +302,15 @@ static void token(dstate *s, const char *t, size_t n) {
     return;
   }
   if (t[0] == 'I' && n >= 4 && t[1] == '@') { /* I@<bit>.<bits>: an immediate field */
-    unsigned at = 0, nb = 0, *v = &at;
-    for (size_t i = 2; i < n; i++) {
-      if (t[i] == '.' && v == &at)
-        v = &nb;
-      else if (t[i] >= '0' && t[i] <= '9')
-        *v = *v * 10 + (unsigned)(t[i] - '0');
-      else
-        s->bad = 1;
+    size_t i = 2;
+    unsigned at = decimal(t, n, &i), nb = 0;
+    if (i < n && t[i] == '.') {
+      i++;
+      nb = decimal(t, n, &i);
     }
-    if (!s->bad)
+    if (i != n)
+      s->bad = 1;
+    else
       take_imm_at(s, at, nb);
     return;
   }
@@ -334,9 +342,8 @@ static void token(dstate *s, const char *t, size_t n) {
     s->bad = 1;
     return;
   }
-  unsigned field = 0;
-  for (size_t i = 4; i < n; i++)
-    field = field * 10 + (unsigned)(t[i] - '0');
+  size_t i = 4;
+  unsigned field = decimal(t, n, &i);
   if (k == 'X')
     file = sass_bits(s->w, field - 1, 1) ? ORION_SASS_UP : ORION_SASS_P;
   add_reg(s, file, field, width, def,
