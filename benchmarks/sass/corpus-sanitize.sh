@@ -5,8 +5,8 @@
 #
 #   corpus-sanitize.sh <pack> <out.txt> <program>:<tag>[,<tag>...] ...
 #
-# <pack> is a directory made by benchmarks/corpus/pack.sh (its orion binary,
-# its programs.txt for the arguments).  Each version runs once under each
+# <pack> is a directory made by benchmarks/corpus/pack.sh (its orion binary;
+# the arguments from its programs.txt, read by its measure.py).  Each version runs once under each
 # tool, from its program's directory, at most SAN_TIMEOUT seconds (default
 # 300); the lines appended to <out.txt>: program, tag, tool, the tool's
 # ERROR SUMMARY (or "timeout"/"exit N"), and whether the program's own check
@@ -24,7 +24,9 @@ limit=${SAN_TIMEOUT:-300} deadline=$((SECONDS + ${SAN_DEADLINE:-400}))
 bad=0
 for spec in "$@"; do
   p=${spec%%:*}
-  args=$(grep -E "^$p[[:space:]]" "$pack/programs.txt" | sed 's/#.*//' | awk '{$1=""; $2=""; print}')
+  args=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import measure
+print(" ".join(next((a for n, _, a in measure.read_programs(sys.argv[1] + "/programs.txt") if n == sys.argv[2]), [])))' \
+    "$pack" "$p")
   dir=$pack/src/$p-cuda
   [ -x "$dir/orion" ] || { echo "$p: no orion binary in $dir" >> "$out"; bad=1; continue; }
   IFS=, read -r -a tags <<< "${spec#*:}"
