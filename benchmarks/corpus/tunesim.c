@@ -1,7 +1,7 @@
 /* tunesim.c - replays a program's launches through liborionrt's adaptive
  * selection, with the GPU times each version really took.
  *
- *   tunesim [-v] [--budget F] [--recheck N] [--set field=value ...] < scenario
+ *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--set field=value ...] < scenario
  *
  * The question it answers offline: what would adaptive mode have cost on a
  * program, launch by launch, under a given tuner?  A scenario (tunesim.py
@@ -24,6 +24,9 @@
  *     configurations wait with (rt.c: affordable, budget_ms);
  *   - a settled choice other than the original is re-checked on
  *     plan.h's schedule.
+ * What-if, not in rt.c: --own F also requires F of the configuration's own
+ * GPU time less its own tuning loss to cover the stake (a budget per
+ * kernel beside the program's; --budget 1 leaves it alone).
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
  * host threads.  Timed launches are fed with their work (blocks) and the
  * grid's block count as the comparability key.
@@ -64,6 +67,7 @@ typedef struct sim_config {
 
 static sim_config cfgs[MAXC];
 static double budget = 0.005;
+static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
 static int verbose;
 static orion_tune_cfg tcfg;
@@ -99,6 +103,9 @@ static int affordable(sim_config *c, unsigned long long blocks) {
   }
   double need = stake * o * (double)blocks, ahead, have = budget_ms(c, need, &ahead);
   int ok = have >= need + ahead;
+  if (own > 0 && c->timed_n > 0 &&
+      own * (double)c->launches * c->timed_ms / c->timed_n - orion_tuner_loss(&c->t) < need)
+    ok = 0;
   c->wait_ms = ok ? 0 : need;
   if (verbose)
     printf("  stake %.4f ms (%.3f), budget %.4f ms, %.4f ms ahead: %s\n", need, stake, have, ahead,
@@ -185,7 +192,8 @@ static int set_field(const char *arg) {
 }
 
 static int usage(void) {
-  fputs("usage: tunesim [-v] [--budget F] [--recheck N] [--set field=value ...] < scenario\n"
+  fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--set field=value ...] "
+        "< scenario\n"
         "  -v: every launch and every trial's stake against the budget\n"
         "  replays a scenario (tunesim.py) through the runtime's adaptive selection\n",
         stderr);
@@ -197,6 +205,8 @@ int main(int argc, char **argv) {
   for (int a = 1; a < argc; a++) {
     if (!strcmp(argv[a], "--budget") && a + 1 < argc)
       budget = atof(argv[++a]);
+    else if (!strcmp(argv[a], "--own") && a + 1 < argc)
+      own = atof(argv[++a]);
     else if (!strcmp(argv[a], "--recheck") && a + 1 < argc)
       recheck = atol(argv[++a]);
     else if (!strcmp(argv[a], "--set") && a + 1 < argc && set_field(argv[a + 1]) == 0)
