@@ -53,7 +53,8 @@ static void usage(FILE *f) {
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
           "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
           "                        [--granule auto|split|wide]\n"
-          "                        [--smem-limit BYTES] [--partial] [--colour]]\n"
+          "                        [--smem-limit BYTES] [--partial [--reg-limit N]]\n"
+          "                        [--colour]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -79,7 +80,10 @@ static void usage(FILE *f) {
           "                          and at most 48 KB); --partial: when the region does\n"
           "                          not fit, the slots with the most estimated accesses\n"
           "                          (loop depth) that fit go on chip, the rest stay in\n"
-          "                          local memory; --colour: cstack and moves give\n"
+          "                          local memory (the on-chip part through a register\n"
+          "                          of its own: the count may rise by one within its\n"
+          "                          granule of 8, or up to --reg-limit N); --colour:\n"
+          "                          cstack and moves give\n"
           "                          slots never live together one place (orion-ra's\n"
           "                          colourer); the layouts line gives the regions\n"
           "                          with and without it where they differ;\n"
@@ -91,6 +95,17 @@ static void usage(FILE *f) {
 
 static const char *layout_nm(int i) { return orion_sassrw_layout_name((orion_sassrw_layout)i); }
 static const char *granule_nm(int i) { return orion_sassrw_granule_name((orion_sassrw_granule)i); }
+
+/* The number v of option opt (strtol base: 0 also reads 0x...) in 1..hi,
+ * or -1 after an error saying what opt wants. */
+static long number_arg(const char *opt, const char *v, int base, long hi, const char *unit) {
+  char *end;
+  long b = strtol(v, &end, base);
+  if (*v && !*end && b >= 1 && b <= hi)
+    return b;
+  fprintf(stderr, "%s: error: %s wants 1..%ld %s, not '%s'\n", prog, opt, hi, unit, v);
+  return -1;
+}
 
 /* The index of v among name(0), name(1), ... (NULL ends them), or -1
  * after an error that lists the choices. */
@@ -420,10 +435,14 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       }
       printf("\n");
     }
-    if (st == ORION_OK && r.rewritten)
-      printf("  placement: on chip %u slots, %u B/thread; local %u slots, %u B/thread (%zu accesses)%s\n",
+    if (st == ORION_OK && r.rewritten) {
+      char how[96] = "";
+      if (r.partial)
+        snprintf(how, sizeof how, " (on chip at R%u, local at R1, %u registers)", r.base_reg, r.regcount);
+      printf("  placement: on chip %u slots, %u B/thread; local %u slots, %u B/thread (%zu accesses)%s%s\n",
              r.slots_on_chip, r.bytes_on_chip, r.slots_local, r.bytes_local, r.local_accesses,
-             r.partial ? "; partial" : "");
+             r.partial ? "; partial" : "", how);
+    }
   }
   orion_sassrw_free(a);
   return rc;
@@ -522,23 +541,23 @@ int main(int argc, char **argv) {
       else if (!strcmp(argv[i], "--partial"))
         opts.partial = layout_set = 1;
       else if (!strcmp(argv[i], "--smem-limit") && i + 1 < argc) {
-        char *end;
-        long b = strtol(argv[++i], &end, 0);
-        if (*end || b < 1 || b > 0xc000) {
-          fprintf(stderr, "%s: error: --smem-limit wants 1..49152 bytes, not '%s'\n", prog, argv[i]);
+        long b = number_arg("--smem-limit", argv[++i], 0, 0xc000, "bytes");
+        if (b < 0)
           return 2;
-        }
         opts.smem_limit = (uint32_t)b;
+        layout_set = 1;
+      } else if (!strcmp(argv[i], "--reg-limit") && i + 1 < argc) {
+        long b = number_arg("--reg-limit", argv[++i], 10, 255, "registers");
+        if (b < 0)
+          return 2;
+        opts.reg_limit = (unsigned)b;
         layout_set = 1;
       } else if (!strcmp(argv[i], "--min-heights"))
         opts.min_heights = layout_set = 1;
       else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
-        char *end;
-        long b = strtol(argv[++i], &end, 10);
-        if (*end || b < 1 || b > 1024) {
-          fprintf(stderr, "%s: error: --block wants 1..1024 threads, not '%s'\n", prog, argv[i]);
+        long b = number_arg("--block", argv[++i], 10, 1024, "threads");
+        if (b < 0)
           return 2;
-        }
         opts.block = (unsigned)b;
       } else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
         int l = pick("--layout", argv[++i], layout_nm, "auto, ptxas, sum, cstack or moves");
@@ -567,7 +586,7 @@ int main(int argc, char **argv) {
     if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
       fprintf(stderr,
               "%s: error: --no-dynamic-smem, --block, --layout, --min-heights, --granule, --partial, "
-              "--smem-limit and --colour need --smem-frame\n",
+              "--smem-limit, --reg-limit and --colour need --smem-frame\n",
               prog);
       return 2;
     }

@@ -103,8 +103,11 @@ static void parse_directives(const char *t, size_t from, size_t to, ptx_entry *e
       size_t q = w;
       int vals[3] = {0, 0, 0};
       if (word_at(t, to, p, ".maxnreg")) {
-        if (parse_numbers(t, to, &q, vals) >= 1)
+        if (parse_numbers(t, to, &q, vals) >= 1) {
           e->maxnreg = vals[0];
+          e->maxnreg_pos = p;
+          e->maxnreg_end = q;
+        }
       } else if (word_at(t, to, p, ".maxntid")) {
         e->n_maxntid = parse_numbers(t, to, &q, e->maxntid);
       } else if (word_at(t, to, p, ".reqntid")) {
@@ -423,6 +426,11 @@ void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, orion_strbuf *o
       orion_sb_add(out, m->text + p, e->start - p);
       p = e->end;
       continue;
+    }
+    if (ed->maxnreg > 0 && e->maxnreg > 0) {
+      orion_sb_add(out, m->text + p, e->maxnreg_pos - p);
+      orion_sb_addf(out, ".maxnreg %d", ed->maxnreg);
+      p = e->maxnreg_end;
     }
     if (ed->maxntid > 0) {
       orion_sb_add(out, m->text + p, e->body_pos - p);

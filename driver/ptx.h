@@ -34,6 +34,7 @@ typedef struct ptx_entry {
   size_t body_pos;              /* the body's '{' */
   size_t body_end;              /* the body's closing '}' */
   int maxnreg;                  /* 0: none */
+  size_t maxnreg_pos, maxnreg_end; /* the .maxnreg directive's span (maxnreg > 0) */
   int maxntid[3], n_maxntid;    /* n_*: number of dimensions given, 0: none */
   int reqntid[3], n_reqntid;
   int minnctapersm;             /* 0: none */
@@ -79,6 +80,7 @@ typedef struct ptx_edit {
   int maxntid;      /* > 0: add `.maxntid N, 1, 1` before the body */
   int smem_pragma;  /* add `.pragma "enable_smem_spilling";` as the body's
                        first statement (ptxas 13) */
+  int maxnreg;      /* > 0: the entry's .maxnreg (it has one) becomes N */
 } ptx_edit;
 
 /* Append the module text with edits[i] applied to entry i (edits has

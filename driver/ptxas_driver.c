@@ -525,7 +525,8 @@ static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
     } else {
       unlink(st->tmp_out2);
       if (n_pragma)
-        drv_warning("%s: assembling with the shared-memory spill pragma in %d version(s) "
+        drv_warning("%s: assembling with the spill edits (the shared-memory spill pragma, or one register "
+                    "lower for partial placement) in %d version(s) "
                     "failed; keeping those versions as they were",
                     c->input, n_pragma);
       else
@@ -543,9 +544,9 @@ static void reassemble(run_state *st, size_t n_drop, int n_pragma) {
     drv_proc_result_free(&r2);
     if (ok || !n_pragma || drv_pending_signal())
       break;
-    optx_spill_revert(st->res, "the final assembly with the pragma failed");
+    optx_spill_revert(st->res, "the final assembly with the spill edits failed");
     for (size_t i = 0; i < st->m.n_entries; i++)
-      st->ed[i].smem_pragma = st->ed[i].maxntid = 0;
+      st->ed[i].smem_pragma = st->ed[i].maxntid = st->ed[i].maxnreg = 0;
     n_pragma = 0;
   }
 }
@@ -558,7 +559,7 @@ static int finish(run_state *st) {
   emit_output(&st->r1, c->verbose);
   for (size_t i = 0; c->verbose && i < res->n; i++) {
     const optx_entry *e = &res->e[i];
-    if (e->has_before)
+    if (e->has_before && e->spill_path && !strcmp(e->spill_path, "smem-pragma"))
       drv_note("%s: shared-memory spilling (.pragma \"enable_smem_spilling\", %d threads): "
                "%d registers, %ld bytes stack frame, %ld/%ld bytes spill stores/loads, "
                "%ld bytes smem (was %d, %ld, %ld/%ld, %ld)",

@@ -102,10 +102,11 @@ static void trial_free(sass_trial *t) {
 
 /* Rewrite entry `name` of cubin c (analysis a) with the driver's options
  * (limit: partial placement below that end of static shared memory, 0:
- * none; colour: slot colouring); 1 rewritten (*r: the figures), 0 refused
- * (msg says why), -1 the cubin is now half-edited. */
+ * none; regs: the register count partial placement may raise the entry
+ * to, its cap; colour: slot colouring); 1 rewritten (*r: the figures), 0
+ * refused (msg says why), -1 the cubin is now half-edited. */
 static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
-                            unsigned limit, int colour, char *msg, size_t n, orion_sassrw_result *r) {
+                            unsigned limit, int regs, int colour, char *msg, size_t n, orion_sassrw_result *r) {
   size_t fi = orion_cubin_func_count(c);
   for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
     orion_cubin_func f;
@@ -116,8 +117,12 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
     snprintf(msg, n, "not in the cubin");
     return 0;
   }
-  orion_sassrw_opts o = {.no_dynamic_smem = 1, .block = block > 0 ? (unsigned)block : 0,
-                         .smem_limit = limit, .partial = limit > 0, .colour = colour};
+  orion_sassrw_opts o = {.no_dynamic_smem = 1,
+                         .block = block > 0 ? (unsigned)block : 0,
+                         .smem_limit = limit,
+                         .partial = limit > 0,
+                         .colour = colour,
+                         .reg_limit = regs > 0 ? (unsigned)regs : 0};
   orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, r);
   snprintf(msg, n, "%s", r->msg);
   return st != ORION_OK ? -1 : r->rewritten;
@@ -163,9 +168,12 @@ static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_fig
 
 /* The single decision point for the SASS path: 1 when sass/ rewrites the
  * version (policy sass, sm_90, not -rdc, no dynamic shared memory, and the
- * rewrite succeeds on a copy of the first-run cubin); else 0 with *why. */
+ * rewrite succeeds on a copy of the trial's cubin); else 0 with *why, and
+ * *need_reg 1 when partial placement was refused only for want of a base
+ * register. */
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
-                          optx_entry *e, int block, sass_trial *t, char **why) {
+                          optx_entry *e, int block, sass_trial *t, char **why, int *need_reg) {
+  *need_reg = 0;
   int sm = 0;
   if (!tries_sass(c->spill)) {
     *why = drv_xasprintf("--orion-spill=%s", optx_spill_policy_name(c->spill));
@@ -202,7 +210,7 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   unsigned char *bytes = NULL;
   size_t size = 0;
   orion_cubin *copy = NULL;
-  char msg[320];
+  char msg[400];
   int ok = -1;
   int thr = block > 0 ? block : ptx_entry_threads(pe);
   orion_sassrw_result res;
@@ -214,13 +222,15 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   }
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_OK &&
       orion_cubin_parse(bytes, size, &copy, NULL) == ORION_OK)
-    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, c->colour, msg, sizeof msg, &res);
+    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, e->maxnreg, c->colour, msg, sizeof msg,
+                          &res);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
   free(bytes);
   orion_cubin_free(copy);
   if (ok != 1) {
     *why = drv_xstrdup(msg);
+    *need_reg = res.need_reg;
     return 0;
   }
   if (c->spill != OPTX_SPILL_SASS) {
@@ -287,11 +297,13 @@ static char *first_error(const drv_proc_result *r) {
   return drv_xstrndup(pick, (size_t)(pick_end - pick));
 }
 
-/* Assemble the module with the pragma edits of the entries in idx[0..n)
- * and `--entry` for each; figures into *info.  Returns ptxas's status (< 0:
- * could not run); *msg: its first error when it fails. */
+/* Assemble the module with the edits of the entries in idx[0..n) and
+ * `--entry` for each; figures into *info, and with keep != NULL the cubin's
+ * path into *keep (the caller unlinks and frees it) when ptxas succeeded.
+ * Returns ptxas's status (< 0: could not run); *msg: its first error when
+ * it fails. */
 static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_edit *all,
-                 const int *idx, size_t n, ptxas_info *info, char **msg) {
+                 const int *idx, size_t n, ptxas_info *info, char **msg, char **keep) {
   ptx_edit *ed = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *ed);
   memset(ed, 0, (m->n_entries ? m->n_entries : 1) * sizeof *ed);
   strvec extra;
@@ -329,9 +341,13 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
   int st = optx_run_ptxas(c, &argv, &r);
   sv_free(&argv);
   sv_free(&extra);
-  unlink(out);
+  if (keep && st == 0) {
+    *keep = out;
+  } else {
+    unlink(out);
+    free(out);
+  }
   unlink(ptx);
-  free(out);
   free(ptx);
   if (st == 0)
     ptxas_info_parse(r.err.p, r.err.len, info);
@@ -341,6 +357,55 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
     *msg = first_error(&r);
   drv_proc_result_free(&r);
   return st;
+}
+
+/* Partial placement of entry i refused only for want of a base register
+ * (ptxas named every register its cap leaves the program): the entry is
+ * assembled alone once more one register lower (.maxnreg cap - 1; caps
+ * are multiples of 8, registers are allocated 8 at a time, so the
+ * occupancy is the same) and the rewrite tried on that build.  1 when it
+ * applies: the edit stays (the module's final assembly takes it), fig
+ * holds the lower build's figures, before the first run's; else 0, the
+ * edit undone and *why extended. */
+static int lower_for_base(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_entry *pe,
+                          optx_entry *e, int block, ptx_edit *edits, int i, char **why) {
+  if (c->spill != OPTX_SPILL_PARTIAL || pe->maxnreg <= 8 || pe->maxnreg % 8)
+    return 0;
+  edits[i].maxnreg = pe->maxnreg - 1;
+  ptxas_info info;
+  char *msg = NULL, *cubin = NULL, *why2 = NULL;
+  const ptxas_figures *f = NULL;
+  int ok = 0, need = 0;
+  if (probe(c, real, m, edits, &i, 1, &info, &msg, &cubin) == 0) {
+    ptxas_figures at_cap = e->fig;
+    if ((f = ptxas_info_find(&info, e->name)) != NULL && f->has_used) {
+      e->fig = *f;
+      e->fig.name = e->name;
+      sass_trial t = {cubin, 0, NULL, NULL, ""};
+      ok = sass_available(c, m, pe, e, block, &t, &why2, &need);
+      trial_free(&t);
+      if (ok) {
+        e->before = at_cap;
+        e->has_before = 1;
+      } else {
+        e->fig = at_cap;
+      }
+    }
+    ptxas_info_free(&info);
+    unlink(cubin);
+    free(cubin);
+  }
+  char *w = ok ? drv_xasprintf("assembled at .maxnreg %d for the on-chip part's base register; %s",
+                               pe->maxnreg - 1, why2)
+               : drv_xasprintf("%s; at .maxnreg %d: %s", *why, pe->maxnreg - 1,
+                               why2 ? why2 : msg ? msg : "ptxas reported no figures");
+  free(*why);
+  *why = w;
+  free(why2);
+  free(msg);
+  if (!ok)
+    edits[i].maxnreg = 0;
+  return ok;
 }
 
 /* Step 5 for one candidate whose pragma build gave *after. */
@@ -406,8 +471,9 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
     }
     if (tries_sass(c->spill)) {
       char *why = NULL;
-      int block = own_bounds ? 0 : optx_record_block(m, e->kernel);
-      if (sass_available(c, m, pe, e, block, trial, &why)) {
+      int block = own_bounds ? 0 : optx_record_block(m, e->kernel), need_reg = 0;
+      if (sass_available(c, m, pe, e, block, trial, &why, &need_reg) ||
+          (need_reg && lower_for_base(c, real, m, pe, e, block, edits, (int)i, &why))) {
         set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS      ? "--orion-spill=sass; "
                                                   : c->spill == OPTX_SPILL_PARTIAL ? "--orion-spill=partial; "
                                                                                    : "",
@@ -468,7 +534,7 @@ static int spill_judge(const optx_cmd *c, const char *real, const ptx_module *m,
   int taken = 0;
   ptxas_info info;
   char *msg = NULL;
-  int st = nc ? probe(c, real, m, edits, cand, nc, &info, &msg) : 0;
+  int st = nc ? probe(c, real, m, edits, cand, nc, &info, &msg, NULL) : 0;
   for (size_t k = 0; k < nc && !drv_pending_signal(); k++) {
     optx_entry *e = &res->e[cand[k]];
     char *one_msg = NULL;
@@ -476,7 +542,7 @@ static int spill_judge(const optx_cmd *c, const char *real, const ptx_module *m,
     const ptxas_info *src = &info;
     int ok = st == 0;
     if (st != 0 && nc > 1) { /* charge the refusal to the right version */
-      ok = probe(c, real, m, edits, &cand[k], 1, &one, &one_msg) == 0;
+      ok = probe(c, real, m, edits, &cand[k], 1, &one, &one_msg, NULL) == 0;
       src = &one;
     }
     const ptxas_figures *f = ok ? ptxas_info_find(src, e->name) : NULL;
@@ -514,6 +580,8 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
   int *cand = drv_xmalloc((m->n_entries ? m->n_entries : 1) * sizeof *cand);
   size_t nc = spill_candidates(c, real, m, &trial, res, edits, cand);
   int taken = spill_judge(c, real, m, res, edits, cand, nc);
+  for (size_t i = 0; i < m->n_entries; i++) /* lower_for_base's edits need the final assembly too */
+    taken += edits[i].maxnreg > 0;
   free(cand);
   trial_free(&trial);
   /* the recorded refusal: "sass: <reason>; pragma: ..." */
@@ -551,10 +619,11 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     optx_entry *e = &res->e[i];
     if (!e->spill_path || strcmp(e->spill_path, "sass") != 0)
       continue;
-    char msg[320];
+    char msg[400];
     orion_sassrw_result r;
     memset(&r, 0, sizeof r);
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, c->colour, msg, sizeof msg, &r);
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, e->maxnreg, c->colour, msg,
+                              sizeof msg, &r);
     uint32_t smem_end = r.region_off + r.region_bytes;
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
@@ -566,6 +635,8 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
       if (!r.partial) { /* partial: the local frame stays, and its traffic in part */
         e->fig.stack_frame = 0;
         e->fig.spill_stores = e->fig.spill_loads = 0;
+      } else if (r.regcount > 0) { /* and the count may rise for the base register */
+        e->fig.registers = (int)r.regcount;
       }
       e->fig.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     }

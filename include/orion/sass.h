@@ -251,15 +251,12 @@ orion_status orion_sass_make_imad(unsigned rd, unsigned ra, unsigned rb,
                                   unsigned rc, orion_sass_insn *out);
 orion_status orion_sass_make_imad_imm(unsigned rd, unsigned ra, uint32_t imm,
                                       unsigned rc, orion_sass_insn *out);
-/* ULDC URd, c[bank][off]  /  UIADD3 URd, URa, imm, URZ (sm_90) */
-orion_status orion_sass_make_uldc(unsigned urd, unsigned bank, int32_t off, orion_sass_insn *out);
-orion_status orion_sass_make_uiadd3_imm(unsigned urd, unsigned ura, uint32_t imm, orion_sass_insn *out);
-/* LDL/STL [Ra + off] -> LDL/STL of `bytes` (4, 8, 16) at [URb + off],
- * data register `data` (sm_90; Ra becomes RZ; guard and control bits
- * kept): the local frame addressed through a uniform register.
+/* LDL/STL [Ra + off] -> the same access of `bytes` (4, 8, 16) at
+ * [Ra + off], data register `data` (sm_90; Ra, guard and control bits
+ * kept): one piece of a wider frame access that stays in local memory.
  * ORION_ERR_INVALID_ARG for anything but a plain LDL/STL. */
-orion_status orion_sass_local_ur_base(const orion_sass_insn *local, unsigned ur, int32_t off, unsigned bytes,
-                                      unsigned data, orion_sass_insn *out);
+orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, unsigned bytes, unsigned data,
+                                    orion_sass_insn *out);
 /* S2R Rd, SR_<n>: special-register numbers as in the hardware. */
 #define ORION_SASS_SR_TID_X 0x21
 #define ORION_SASS_SR_TID_Y 0x22

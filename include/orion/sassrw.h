@@ -95,13 +95,18 @@
  * estimated dynamic accesses (10^loop depth per access, loop depth from the
  * backward branches of the SASS, callees weighted by their call sites) go
  * to the region, k = (limit - region) / (N * G), renumbered in layout
- * order; every access of another granule stays LDL/STL at its old offset,
- * addressed [URn + off] instead of [R1 + off], URn a uniform register no
- * instruction of the tree names (the first multiple of 4 above those it
- * does), set in the prologue to R1's old value: ULDC URn, c[0x0][X] ;
- * UIADD3 URn, URn, delta, URZ (delta: the entry's R1 moves).  A split
- * wide access whose words all stay local stays one access; otherwise its
- * stub places word by word.  The local frame and its attributes stay.
+ * order; every access of another granule stays LDL/STL [R1 + off] as
+ * ptxas wrote it, and R1 stays the stack pointer (tools such as
+ * compute-sanitizer's memcheck check local accesses against it): the
+ * on-chip part is addressed through a register of its own, Rb, the first
+ * above every register the tree names (ptxas names registers up to its
+ * count less three on sm_90; the two above are not the program's), the
+ * count raised by one where that allocates no more registers (granules
+ * of 8 per thread) or stays within opts.reg_limit; none left: refused
+ * (res.need_reg).  The prologue sets Rb and then runs the kernel's own
+ * LDC of R1.  A split wide access whose words all stay local stays one
+ * access; otherwise its stub places word by word.  The local frame and
+ * its attributes stay.
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
@@ -110,7 +115,7 @@
  * tree; no maximum block size (and no opts->block); sub-word or misaligned
  * frame accesses; frame offsets outside [0, F); fewer than 7 registers; a
  * static shared size above 48 KB or opts.smem_limit (partial: no granule
- * fits, or no free uniform register); and, unless the caller asserts that the
+ * fits, or no register left for the on-chip part's base); and, unless the caller asserts that the
  * kernel is launched without dynamic shared memory
  * (orion_sassrw_opts.no_dynamic_smem: ptxas bakes the dynamic array's
  * address, the old static size, into the code, so growing the static part
@@ -223,12 +228,16 @@ typedef struct orion_sassrw_opts {
   /* CSTACK and MOVES: each function's private granules that are never
    * live together share a slot (orion-ra's colourer, see above). */
   int colour;
+  /* Partial: the register count the kernel may be raised to, so that the
+   * on-chip part gets a base register of its own (0: only within the
+   * allocation granule of 8 registers, where occupancy cannot change). */
+  unsigned reg_limit;
 } orion_sassrw_opts;
 
 /* Per-kernel outcome of the rewrite. */
 typedef struct orion_sassrw_result {
   int rewritten;       /* 1 done, 0 left unchanged (see msg) */
-  char msg[320];       /* what was done, or why not */
+  char msg[400];       /* what was done, or why not */
   uint32_t region_off; /* rewritten: region start in shared memory */
   uint32_t region_bytes, granule, threads;
   size_t prologue_insns, moved_accesses;
@@ -248,13 +257,17 @@ typedef struct orion_sassrw_result {
   uint32_t other_bytes[4];
   /* Rewritten: granules (slots) and bytes per thread on chip and left in
    * local memory (0 local for a full rewrite), the accesses left as
-   * LDL/STL, the estimated dynamic accesses on chip and in all, and the
-   * uniform register that addresses the local part (partial only). */
+   * LDL/STL, the estimated dynamic accesses on chip and in all, and
+   * (partial only) the register that addresses the on-chip part and the
+   * kernel's register count after the rewrite.  need_reg: refused only
+   * because no register was left for that base (the same kernel
+   * assembled one register lower would do). */
   int partial;
   uint32_t slots_on_chip, slots_local, bytes_on_chip, bytes_local;
   size_t local_accesses;
   uint64_t weight_on_chip, weight_total;
-  unsigned local_ur;
+  unsigned base_reg, regcount;
+  int need_reg;
 } orion_sassrw_result;
 
 /* Rewrite kernel func of c (analysis a of the same, unedited cubin).

@@ -123,8 +123,6 @@ static const orion_sass_word T_MOV_I = {0x0000000800047802ull, 0x003fde0000000f0
 static const orion_sass_word T_S2R = {0x0000000000077919ull, 0x00321e0000002100ull}; /* S2R R7, SR_TID.X */
 static const orion_sass_word T_LDS = {0x00028c002b197984ull, 0x000e680000000800ull}; /* LDS R25, [R43+0x28c] */
 static const orion_sass_word T_STS = {0x0001000c0b007388ull, 0x0081e80000000800ull}; /* STS [R11+0x100], R12 */
-static const orion_sass_word T_ULDC = {0x0000000000047ab9ull, 0x000fe20000000800ull}; /* ULDC UR4, c[0x0][0x0] */
-static const orion_sass_word T_UIADD3_I = {0x0000000306067890ull, 0x000fe2000fffe03full}; /* UIADD3 UR6, UR6, 0x3, URZ */
 
 static orion_status from_template(orion_sass_word t, orion_sass_insn *x) {
   orion_status st = orion_sass_decode(t, x);
@@ -287,60 +285,14 @@ orion_status orion_sass_local_to_shared(const orion_sass_insn *local,
   return ORION_OK;
 }
 
-/* Set the i-th uniform-register operand (layout order, URZ included). */
-static orion_status set_ur(orion_sass_insn *x, unsigned nth, unsigned num) {
-  if (num > ORION_SASS_URZ)
-    return ORION_ERR_RANGE;
-  for (unsigned i = 0, k = 0; i < x->nregs; i++)
-    if (x->regs[i].file == ORION_SASS_UR && k++ == nth) {
-      x->regs[i].num = (uint8_t)num;
-      return ORION_OK;
-    }
-  return ORION_ERR_INTERNAL;
-}
-
-orion_status orion_sass_make_uldc(unsigned urd, unsigned bank, int32_t off, orion_sass_insn *out) {
-  if (!out)
-    return ORION_ERR_INVALID_ARG;
-  if (bank > 31)
-    return ORION_ERR_RANGE;
-  orion_sass_insn x;
-  orion_sass_word w;
-  orion_status st = from_template(T_ULDC, &x);
-  if (st == ORION_OK)
-    st = set_ur(&x, 0, urd);
-  x.cbank = (uint8_t)bank;
-  x.cbank_off = off;
-  if (st == ORION_OK)
-    st = orion_sass_encode(&x, &w); /* range check of the offset */
-  if (st == ORION_OK)
-    *out = x;
-  return st;
-}
-
-orion_status orion_sass_make_uiadd3_imm(unsigned urd, unsigned ura, uint32_t imm, orion_sass_insn *out) {
-  if (!out)
-    return ORION_ERR_INVALID_ARG;
-  orion_sass_insn x;
-  orion_status st = from_template(T_UIADD3_I, &x);
-  if (st == ORION_OK)
-    st = set_ur(&x, 0, urd);
-  if (st == ORION_OK)
-    st = set_ur(&x, 1, ura);
-  x.imm = imm;
-  if (st == ORION_OK)
-    *out = x;
-  return st;
-}
-
-/* LDL [Ra+off] -> LDL [URb+off']: Ra = RZ, bit 91 set, URb at bits 32-37;
- * STL form 1 -> form 4 with URb at bits 64-69; then the size, the offset
- * and the data register.  The word is decoded again, so the result is
- * what the decoder (and the analysis) sees. */
-orion_status orion_sass_local_ur_base(const orion_sass_insn *local, unsigned ur, int32_t off, unsigned bytes,
-                                      unsigned data, orion_sass_insn *out) {
+/* LDL/STL [Ra+off] -> the access of `bytes` at off, data register data,
+ * through Ra still: the size, the offset and the data register change.
+ * The word is decoded again, so the result is what the decoder (and the
+ * analysis) sees. */
+orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, unsigned bytes, unsigned data,
+                                    orion_sass_insn *out) {
   int sc = size_code(bytes);
-  if (!local || !out || ur >= ORION_SASS_URZ || sc < 0 || data > ORION_SASS_RZ ||
+  if (!local || !out || sc < 0 || data > ORION_SASS_RZ ||
       (local->op != ORION_SASS_OP_LDL && local->op != ORION_SASS_OP_STL) || local->sm != 90 ||
       local->form != (local->op == ORION_SASS_OP_LDL ? 4 : 1) || sass_bits(local->rest, 91, 1))
     return ORION_ERR_INVALID_ARG;
@@ -350,18 +302,9 @@ orion_status orion_sass_local_ur_base(const orion_sass_insn *local, unsigned ur,
   orion_status st = orion_sass_encode(local, &w);
   if (st != ORION_OK)
     return st;
-  int load = local->op == ORION_SASS_OP_LDL;
-  sass_put(&w, 24, 8, ORION_SASS_RZ);
-  sass_put(&w, 91, 1, 1);
   sass_put(&w, 73, 3, (uint64_t)sc);
   sass_put(&w, 40, 24, (uint32_t)off & 0xffffffu);
-  sass_put(&w, load ? 16 : 32, 8, data);
-  if (load) {
-    sass_put(&w, 32, 6, ur);
-  } else {
-    sass_put(&w, 9, 3, 4);
-    sass_put(&w, 64, 6, ur);
-  }
+  sass_put(&w, local->op == ORION_SASS_OP_LDL ? 16 : 32, 8, data);
   orion_sass_insn x;
   st = orion_sass_decode(w, &x);
   if (st == ORION_OK && (x.op != local->op || x.mem_off != off || x.mem_bytes != bytes))

@@ -1,10 +1,10 @@
 /* access.c - one frame access of the rewrite (include/orion/sassrw.h has
- * the layout): LDL/STL [R1+off] -> LDS/STS [R1+off'] of its granule's
- * on-chip place, or, in a partial rewrite, LDL/STL [URn+off] (ptxas's own
- * place, through the uniform register that holds the local frame's base);
- * with a split granule an access wider than 4 bytes goes to a stub of
- * 4-byte pieces, each placed on its own (unless all of them stay local:
- * then the access stays whole).
+ * the layout): LDL/STL [R1+off] -> LDS/STS [Rb+off'] of its granule's
+ * on-chip place (Rb the region's base register: R1, or in a partial
+ * rewrite a register of its own), or, in a partial rewrite, left at
+ * ptxas's own place [R1+off]; with a split granule an access wider than
+ * 4 bytes goes to a stub of 4-byte pieces, each placed on its own (unless
+ * all of them stay local: then the access stays whole).
  */
 #include <stdlib.h>
 
@@ -12,7 +12,7 @@
 #include "sassrw_internal.h"
 
 /* The access of x's `bytes` at frame offset off, data register data, as
- * an LDS/STS of its on-chip granule or an LDL/STL [ur + off] (partial).
+ * an LDS/STS of its on-chip granule or an LDL/STL at [R1 + off] (partial).
  * ORION_ERR_INTERNAL if off's granule has no place (cannot happen). */
 static orion_status place_one(const orion_sass_insn *x, size_t func, sassrw_placing *pl, int32_t off,
                               unsigned bytes, unsigned data, orion_sass_insn *y) {
@@ -21,11 +21,11 @@ static orion_status place_one(const orion_sass_insn *x, size_t func, sassrw_plac
     return ORION_ERR_INTERNAL;
   if (!sassrw_part_slot(pl->part, pos, &slot)) {
     pl->local++;
-    return orion_sass_local_ur_base(x, pl->part->ur, off, bytes, data, y);
+    return orion_sass_local_piece(x, off, bytes, data, y);
   }
   int32_t noff = (int32_t)(pl->region + (uint64_t)slot * pl->thr * G + (uint32_t)off % G);
-  return x->op == ORION_SASS_OP_LDL ? orion_sass_make_lds(data, bytes, ORION_SASS_SP, noff, y)
-                                    : orion_sass_make_sts(ORION_SASS_SP, noff, data, bytes, y);
+  return x->op == ORION_SASS_OP_LDL ? orion_sass_make_lds(data, bytes, pl->base, noff, y)
+                                    : orion_sass_make_sts(pl->base, noff, data, bytes, y);
 }
 
 /* x's data register (RZ for none). */
@@ -39,7 +39,7 @@ static unsigned data_reg(const orion_sass_insn *x) {
 
 /* The stub of a wide access x (at byte offset `at` of the section) at
  * *stub: one 4-byte piece per word j (LDS/STS of its granule, or, partial,
- * LDL/STL [ur + off + 4j]), then BRA back; x's place becomes a BRA to the
+ * LDL/STL [R1 + off + 4j]), then BRA back; x's place becomes a BRA to the
  * stub carrying x's wait mask.  Every piece keeps x's guard and
  * scoreboards, so a consumer waiting on x's scoreboard waits for all of
  * them; stalls only grow. */
@@ -96,7 +96,5 @@ orion_status sassrw_place_access(const orion_sass_insn *x, size_t func, sassrw_p
   y.guard = x->guard;
   y.guard_neg = x->guard_neg;
   y.ctrl = x->ctrl;
-  if (y.op == x->op)
-    y.ctrl.reuse &= (uint8_t)~1u; /* [UR + off]: no source a any more */
   return sassrw_enc(&y, code + at);
 }

@@ -16,12 +16,16 @@
  *      ptxas's own place in the local frame, whatever the layout, so a
  *      value is in shared memory at every access or at none: a layout
  *      granule is one location, either one.
- *   3. The local frame's base moves to a uniform register (R1 holds the
- *      shared region's per-thread base; its old value is the same in
- *      every thread of a warp, so a uniform register can hold it): the
- *      first multiple of 4 above every uniform register the tree's
- *      instructions name (UR4 when none), so that a width the decoder
- *      would read too narrow cannot reach it; none above UR62: refused.
+ *   3. R1 stays the stack pointer (the local part stays where ptxas put
+ *      it, and tools such as compute-sanitizer check local accesses
+ *      against R1); the on-chip part's per-thread base goes to the first
+ *      register above every one the tree's instructions name (with their
+ *      widths).  ptxas names registers up to its count less three on
+ *      sm_90 (the two above are not the program's: naming them stops the
+ *      kernel with an illegal instruction), so that register usually
+ *      needs the count raised by one: allowed where it allocates no more
+ *      (registers go 8 at a time per thread) or stays within the caller's
+ *      limit; otherwise refused (assemble one register lower).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +84,10 @@ static orion_status decode_depths(const orion_cubin *c, const sassrw_tree *t, si
 }
 
 /* Step 1 for tree function ti (count multiplier mult): its accesses into
- * p->weight, its calls into cmult; marks the uniform registers it names. */
+ * p->weight, its calls into cmult; raises p->top_gpr to the highest
+ * register it names (step 3). */
 static orion_status fn_counts(const orion_cubin *c, const sassrw_tree *t, size_t ti, int layout, int split,
-                              uint64_t mult, uint64_t *cmult, unsigned char *ur_used, sassrw_part *p) {
+                              uint64_t mult, uint64_t *cmult, sassrw_part *p) {
   orion_cubin_func f;
   orion_sass_insn *xs = NULL;
   unsigned *depth = NULL;
@@ -92,10 +97,11 @@ static orion_status fn_counts(const orion_cubin *c, const sassrw_tree *t, size_t
     const orion_sass_insn *x = &xs[k];
     if (x->op == ORION_SASS_OP_COUNT)
       continue;
-    for (unsigned r = 0; r < x->nregs; r++)
-      for (unsigned j = 0; x->regs[r].file == ORION_SASS_UR && j < x->regs[r].width; j++)
-        if (x->regs[r].num + j < 64)
-          ur_used[x->regs[r].num + j] = 1;
+    for (unsigned r = 0; r < x->nregs; r++) {
+      const orion_sass_reg *g = &x->regs[r];
+      if (g->file == ORION_SASS_R && g->num != ORION_SASS_RZ && g->num + g->width - 1u > p->top_gpr)
+        p->top_gpr = g->num + g->width - 1u;
+    }
     uint64_t w = sat_mul(mult, depth_weight(depth[k]));
     uint32_t s[2];
     size_t callee;
@@ -164,25 +170,33 @@ orion_status sassrw_part_build(const orion_cubin *c, const sassrw_tree *t, int l
   p->weight = calloc(p->n ? p->n : 1, sizeof *p->weight);
   p->slot = calloc(p->n ? p->n : 1, sizeof *p->slot);
   uint64_t *cmult = calloc(t->n ? t->n : 1, sizeof *cmult);
-  unsigned char ur_used[64] = {0};
   orion_status st = p->weight && p->slot && cmult ? ORION_OK : ORION_ERR_NOMEM;
   if (st == ORION_OK)
     cmult[0] = 1; /* the kernel */
   for (size_t i = 0; st == ORION_OK && i < t->n; i++)
-    st = fn_counts(c, t, i, layout, split, cmult[i], cmult, ur_used, p);
+    st = fn_counts(c, t, i, layout, split, cmult[i], cmult, p);
   free(cmult);
   if (st == ORION_OK)
     st = choose(p, k);
-  unsigned top = 3;
-  for (unsigned u = 0; u < ORION_SASS_URZ; u++)
-    if (ur_used[u])
-      top = u;
-  p->ur = (top + 4) & ~3u;
-  if (p->ur >= ORION_SASS_URZ)
-    p->ur = ORION_SASS_URZ;
   if (st != ORION_OK)
     sassrw_part_free(p);
   return st;
+}
+
+/* Step 3: registers are allocated in granules of 8 per thread. */
+static unsigned granule8(unsigned n) { return (n + 7) & ~7u; }
+
+unsigned sassrw_part_base(const sassrw_part *p, unsigned regcount, unsigned limit, unsigned *count) {
+  unsigned r = p->top_gpr + 1, need = r + 3;
+  *count = regcount;
+  if (r <= ORION_SASS_SP || need > 255)
+    return ORION_SASS_RZ;
+  if (need <= regcount)
+    return r;
+  if (granule8(need) != granule8(regcount) && need > limit)
+    return ORION_SASS_RZ;
+  *count = need;
+  return r;
 }
 
 int sassrw_part_slot(const sassrw_part *p, uint32_t pos, uint32_t *slot) {

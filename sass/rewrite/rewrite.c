@@ -81,12 +81,13 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
 }
 
 /* Build the prologue at byte offset `at` of the section into out (n * 16
- * bytes, n = PROLOGUE, or PROLOGUE + 2 with a uniform register ur for the
- * local frame: ULDC ur, c[0x0][X] ; UIADD3 ur, ur, delta, URZ, R1's old
- * value); it returns to `back`. */
-static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, unsigned ur, int64_t delta,
-                             unsigned n, uint64_t at, uint64_t back, unsigned char *out) {
-  orion_sass_insn p[PROLOGUE + 1];
+ * bytes): the region's per-thread base into register base, then, n =
+ * PROLOGUE: nothing more (base is R1); n = PROLOGUE + 1: the kernel's own
+ * LDC of R1 (base is another register, R1 stays the stack pointer).  It
+ * returns to `back`. */
+static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, unsigned base, unsigned n,
+                             uint64_t at, uint64_t back, unsigned char *out) {
+  orion_sass_insn p[PROLOGUE];
   orion_status st = ORION_OK;
   static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, SR_CGACTAID};
   static const unsigned rd[4] = {0, 2, 3, 4};
@@ -111,11 +112,9 @@ static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, unsig
   if (st == ORION_OK)
     st = orion_sass_make_imad_imm(3, 3, gran, ORION_SASS_RZ, &p[8]);
   if (st == ORION_OK)
-    st = orion_sass_make_imad_imm(ORION_SASS_SP, 4, 0x1000000u, 3, &p[9]);
-  if (st == ORION_OK && n > PROLOGUE)
-    st = orion_sass_make_uldc(ur, ldc_r1->cbank, ldc_r1->cbank_off, &p[10]);
-  if (st == ORION_OK && n > PROLOGUE)
-    st = orion_sass_make_uiadd3_imm(ur, ur, (uint32_t)delta, &p[11]);
+    st = orion_sass_make_imad_imm(base, 4, 0x1000000u, 3, &p[9]);
+  if (n == PROLOGUE + 1)
+    p[10] = *ldc_r1;
   for (unsigned k = 0; st == ORION_OK && k < n - 1; k++)
     st = sassrw_enc(&p[k], out + 16 * k);
   if (st == ORION_OK)
@@ -147,9 +146,9 @@ static void count_widths(const orion_sassrw_func *gr, size_t *n4, size_t *nwide,
   }
 }
 
-/* Rewrite the frame accesses (sass/rewrite/access.c) and, for the kernel,
- * R1's set-up of tree function func in the section copy `code`; stubs go
- * from *stub on.  Returns the accesses rewritten, or -1 with *bad the
+/* Rewrite the frame accesses (sass/rewrite/access.c) and, for the kernel
+ * when the region's base is R1, R1's set-up of tree function func in the
+ * section copy `code`; stubs go from *stub on.  Returns the accesses rewritten, or -1 with *bad the
  * offset of an instruction that did not encode. */
 static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_placing *pl, uint64_t *stub,
                        unsigned char *code, orion_status *err, uint64_t *bad) {
@@ -167,7 +166,7 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_
     if (orion_sass_decode(orion_sass_word_load(text + at), &x) != ORION_OK)
       continue; /* the analysis found none in a safe function */
     orion_status st = ORION_OK;
-    if (is_kernel && at > 0 && is_r1_move(&x)) {
+    if (is_kernel && at > 0 && pl->base == ORION_SASS_SP && is_r1_move(&x)) {
       y = nop_like(&x);
       st = sassrw_enc(&y, dst);
     } else if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
@@ -197,6 +196,8 @@ typedef struct {
   sassrw_tree tree;
   sassrw_part part; /* partial: the granules on chip */
   int partial;
+  unsigned base;     /* the region's base register: R1 unless partial */
+  unsigned regcount; /* the kernel's register count after the rewrite */
   unsigned prologue_n;
   orion_status st;
   size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved, local_acc;
@@ -341,12 +342,17 @@ static int lay_out_partial(rw_kernel *k, uint32_t limit) {
   orion_status e = sassrw_part_build(k->c, &k->tree, k->layout, k->split, (uint32_t)fit, &k->part);
   if (e != ORION_OK)
     FAIL(e);
-  if (k->part.ur == ORION_SASS_URZ)
-    STOP("no free uniform register to address the local part of the frame");
+  k->base = sassrw_part_base(&k->part, (unsigned)k->f.regcount, k->opts->reg_limit, &k->regcount);
+  if (k->base == ORION_SASS_RZ) {
+    k->res->need_reg = 1;
+    STOP("no register left for the on-chip part's base: R%u would take %u registers, more than the %" PRId64
+         " allocated (assemble one register lower)",
+         k->part.top_gpr + 1, k->part.top_gpr + 4, (k->f.regcount + 7) & ~(int64_t)7);
+  }
+  k->prologue_n = PROLOGUE + 1; /* R1 stays the stack pointer */
   k->partial = 1;
   k->chunks = k->part.k;
   k->bytes = k->chunks * per;
-  k->prologue_n = PROLOGUE + 2;
   return 0;
 }
 
@@ -415,15 +421,20 @@ static int build(rw_kernel *k) {
   orion_sass_insn ldc;
   if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);
-  if ((k->st = prologue(&ldc, k->gran, k->part.ur, k->fr->r1_entry_delta, k->prologue_n, k->P0, 16,
-                        code + k->P0)) != ORION_OK ||
+  if ((k->st = prologue(&ldc, k->gran, k->base, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
       (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
     orion_status e = k->st;
     k->st = ORION_OK; /* nothing changed yet: a refusal */
     STOP("prologue does not encode: %s", orion_strerror(e));
   }
   uint64_t stub = k->P0 + k->prologue_n * 16;
-  sassrw_placing pl = {t, k->layout, k->split, k->region, (uint64_t)k->thr, k->partial ? &k->part : NULL, 0, 0};
+  sassrw_placing pl = {.t = t,
+                       .layout = k->layout,
+                       .split = k->split,
+                       .region = k->region,
+                       .thr = (uint64_t)k->thr,
+                       .part = k->partial ? &k->part : NULL,
+                       .base = k->base};
   for (size_t i = 0; i < t->n; i++) {
     uint64_t bad = 0;
     long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, &pl, &stub, code, &k->st, &bad);
@@ -494,7 +505,9 @@ static int apply_debug_frame(rw_kernel *k, const orion_cubin_func *lf, uint64_t 
 }
 
 /* The shared section grown or added, EIATTR_MAX_THREADS added where the
- * block size came from opts, the tree's frame and stack sizes zeroed. */
+ * block size came from opts, the register count raised where the base
+ * register asked for it, the tree's frame and stack sizes zeroed (not in
+ * a partial rewrite). */
 static int apply_attrs(rw_kernel *k) {
   orion_cubin *c = k->c;
   const orion_cubin_func *f = &k->f;
@@ -513,6 +526,11 @@ static int apply_attrs(rw_kernel *k) {
       k->st = ORION_ERR_INTERNAL;
       STOP("cannot add EIATTR_MAX_THREADS");
     }
+  }
+  if (k->regcount > 0 && (int64_t)k->regcount > f->regcount &&
+      orion_cubin_set_func_attr(c, k->func, ORION_EIATTR_REGCOUNT, k->regcount)) {
+    k->st = ORION_ERR_INTERNAL;
+    STOP("cannot raise the register count");
   }
   static const unsigned zero_attrs[3] = {ORION_EIATTR_FRAME_SIZE, ORION_EIATTR_MIN_STACK_SIZE,
                                          ORION_EIATTR_MAX_STACK_SIZE};
@@ -547,7 +565,8 @@ static int apply(rw_kernel *k) {
     res->local_accesses = k->local_acc;
     res->weight_on_chip = k->part.weight_on_chip;
     res->weight_total = k->part.weight_total;
-    res->local_ur = k->part.ur;
+    res->base_reg = k->base;
+    res->regcount = k->regcount;
   }
   res->moved_accesses = k->moved;
   res->split_accesses = k->nwide;
@@ -585,11 +604,16 @@ static void summarize(const rw_kernel *k) {
            k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->region + (uint32_t)k->bytes,
            layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, k->prologue_n, tail);
   if (k->partial) {
+    char via[64];
+    if ((int64_t)k->regcount > k->f.regcount)
+      snprintf(via, sizeof via, "at R1, on chip at R%u (%" PRId64 " -> %u registers)", k->base, k->f.regcount, k->regcount);
+    else
+      snprintf(via, sizeof via, "at R1, on chip at R%u", k->base);
     size_t n = strlen(k->res->msg);
     snprintf(k->res->msg + n, sizeof k->res->msg - n,
-             "; partial: %u of %u slots on chip, %zu accesses left local via UR%u, %.1f%% of the "
+             "; partial: %u of %u slots on chip, %zu accesses left local %s, %.1f%% of the "
              "estimated dynamic accesses on chip",
-             k->part.k, k->part.n, k->local_acc, k->part.ur,
+             k->part.k, k->part.n, k->local_acc, via,
              k->part.weight_total ? 100.0 * (double)k->part.weight_on_chip / (double)k->part.weight_total : 0.0);
   }
 }
@@ -602,6 +626,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   rw_kernel k;
   memset(&k, 0, sizeof k);
   k.c = c, k.a = a, k.func = func, k.opts = opts, k.res = res;
+  k.base = ORION_SASS_SP;
   k.fr = orion_sassrw_get(a, func);
   if (!k.fr || orion_cubin_get_func(c, func, &k.f))
     return ORION_ERR_INVALID_ARG;

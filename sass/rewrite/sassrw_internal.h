@@ -105,25 +105,35 @@ typedef struct sassrw_part {
   uint32_t *slot;         /* [layout granule]: on-chip granule, UINT32_MAX local */
   uint64_t *weight;       /* [layout granule]: estimated dynamic accesses */
   uint64_t weight_on_chip, weight_total;
-  unsigned ur;            /* the local frame's base; URZ when none is free */
+  unsigned top_gpr;       /* the highest register a tree instruction names */
 } sassrw_part;
 /* requires: every frame access of t lies in its frame (lay_out checked). */
 orion_status sassrw_part_build(const orion_cubin *c, const sassrw_tree *t, int layout, int split, uint32_t k,
                                sassrw_part *p);
 void sassrw_part_free(sassrw_part *p);
+/* The register that holds the on-chip part's per-thread base, so that R1
+ * stays the stack pointer for the local part: the first above every
+ * register the tree names, within the kernel's register count
+ * `regcount` (*count = regcount) or one more that allocates no more
+ * registers (granules of 8) or stays within `limit` (*count = the raised
+ * count); RZ when none. */
+unsigned sassrw_part_base(const sassrw_part *p, unsigned regcount, unsigned limit, unsigned *count);
 /* *slot: the on-chip granule of layout granule pos (pos itself when p is
  * NULL, a full rewrite); 0 when it stays in local memory. */
 int sassrw_part_slot(const sassrw_part *p, uint32_t pos, uint32_t *slot);
 
 /* Where the frame goes: tree t's layout, the region at `region` for thr
- * threads, split wider accesses, and with part (a partial rewrite) the
- * granules left in local memory, addressed through uniform register ur. */
+ * threads, addressed through register base (R1, or in a partial rewrite
+ * the register of sassrw_part_base), split wider accesses, and with part
+ * (a partial rewrite) the granules left in local memory at their own
+ * [R1 + off]. */
 typedef struct sassrw_placing {
   const sassrw_tree *t;
   int layout, split;
   uint32_t region;
   uint64_t thr;
   const sassrw_part *part;
+  unsigned base;
   size_t local, stubs; /* out: accesses (or pieces) left local; split accesses */
 } sassrw_placing;
 /* Rewrite frame access x (an LDL/STL of tree function func at byte `at`

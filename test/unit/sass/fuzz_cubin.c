@@ -16,7 +16,9 @@
  *    memory outside its buffers; after successful rewrites the cubin is
  *    written, parses again and can be analysed again; once more with
  *    partial placement and slot colouring (--partial --colour) below a
- *    shared-memory limit the input's size picks.
+ *    shared-memory limit the input's size picks, and a register limit it
+ *    picks too (none, or 255: the on-chip part's base register may then
+ *    raise any kernel's count).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -188,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* partial placement and slot colouring, below a limit the input picks */
   o.partial = o.colour = 1;
   o.smem_limit = 0x400u + (uint32_t)(size % 0x3000u);
+  o.reg_limit = size % 2 ? 255u : 0u;
   rewrite_all(data, size, &o);
   return 0;
 }

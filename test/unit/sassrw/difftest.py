@@ -16,7 +16,7 @@ of the `nvdisasm -c` listing:
     instruction prologue (S2R SR_TID.X/Y/Z, S2R SR_CgaCtaId, LDC
     c[0x0][0x0]/[0x4], three IMADs, IMAD R1) appended at the old end of the
     section, followed by a BRA back to the kernel's second instruction and
-    NOP padding; the kernel's R1 moves became NOPs;
+    NOP padding; the kernel's R1 moves became NOPs (partial: see below);
   - every other changed line is LDL/STL [R1+off] -> LDS/STS [R1+off'] with
     the same guard, data registers and width, off' = region + p * N * G +
     off % G: with --layout ptxas p = off / G; with the default layout p is
@@ -45,14 +45,16 @@ of the `nvdisasm -c` listing:
     instructions the report says; the first LDS of each stub waits on every
     scoreboard, the displaced instructions keep their scoreboards and wait
     at least on what they waited on, nothing inserted has stall 0 or reuse;
-  - and a fifth and sixth time with --partial --smem-limit 0x1000 (and
-    --granule wide): where the report says the rewrite is partial, the
-    prologue ends with ULDC URn, c[0x0][X] ; UIADD3 URn, URn, d, URZ (X
-    the old LDC R1's, d the sum of the R1 moves that became NOPs), and an
-    access (or a split piece) may instead stay LDL/STL, with the same
-    guard, registers, width and offset, at [URn+off]; a granule is either
-    always local or always at one on-chip slot, below the reported count;
-    info keeps the frame;
+  - and a fifth and sixth time with --partial --smem-limit 0x1000
+    --reg-limit 255 (and --granule wide): where the report says the
+    rewrite is partial, on-chip accesses use the reported base register
+    Rb instead of R1, the prologue's IMAD writes Rb and is followed by the
+    old LDC R1, c[0x0][X], the R1 moves stay, Rb is named by no old
+    instruction, and an access stays as it was (or a split piece is the
+    LDL/STL [R1+off+4j] of its word, same guard and register); a granule
+    is either always local or always at one on-chip slot, below the
+    reported count; info keeps the frame and gives the reported register
+    count;
   - and twice with --colour (and --partial): the same rules, except that
     granules of a function may share a slot (the colourer's claim that
     they are never live together is not checked here);
@@ -88,7 +90,11 @@ PROLOGUE = [
 LOCAL = re.compile(r"^(@!?P\d )?(LDL|STL)((?:\.LU)?)((?:\.64|\.128)?) (.*)$")
 REG = re.compile(r"\bR(\d+|Z)\b")
 MEMOP = re.compile(r"\[R1(?:\+(-?0x[0-9a-f]+))?\]")
-URMEM = re.compile(r"\[(UR\d+)(?:\+(-?0x[0-9a-f]+))?\]")
+
+
+def memop(base):
+    """[base+imm] in an operand list"""
+    return re.compile(r"\[%s(?:\+(-?0x[0-9a-f]+))?\]" % base)
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;?\s*(\(\*.*\*\))?\s*;?\s*$")
 
 
@@ -216,16 +222,20 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     m0 = bra.fullmatch(w.get(0, ("",))[0])
     if not m0 or int(m0.group(1), 16) != end:
         return "first instruction is '%s', expected a BRA to 0x%x" % (w.get(0, ("",))[0], end)
-    ur = rep.get("ur")
+    base = rep.get("base") or "R1"
+    partial = base != "R1"
+    onchip = memop(base)
+    if partial and any(re.search(r"\b%s\b" % base, t) for t, _ in o.values()):
+        return "base register %s is named by the original code" % base
     ldc = re.fullmatch(r"LDC R1, c\[0x0\]\[(0x[0-9a-f]+)\]", o.get(0, ("",))[0])
-    pats = PROLOGUE + ([r"ULDC %s, c\[0x0\]\[%s\]" % (ur, ldc.group(1) if ldc else "?"),
-                        r"UIADD3 %s, %s, (-?0x[0-9a-f]+), URZ" % (ur, ur)] if ur else [])
+    pats = PROLOGUE[:-1] + [r"IMAD %s, R4, 0x1000000, R3" % base]
+    if partial:
+        pats.append(r"LDC R1, c\[0x0\]\[%s\]" % (ldc.group(1) if ldc else "?"))
     npro = len(pats)
     pro = [w.get(end + 16 * k, ("<none>",))[0] for k in range(npro + 1)]
     for k, pat in enumerate(pats):
         if not re.fullmatch(pat.format(g="%x" % g), pro[k]):
             return "prologue line %d at 0x%x is '%s', expected /%s/" % (k, end + 16 * k, pro[k], pat)
-    r1_moved = [0]
     mb = bra.fullmatch(pro[-1])
     if not mb or int(mb.group(1), 16) != 0x10:
         return "prologue does not end with a BRA to 0x10: '%s'" % pro[-1]
@@ -248,12 +258,10 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
             return "at 0x%x: granule %s went to slots %d and %d" % (a, key, pos[key], p)
         return None
     def stays(a, ot, nt, off, words):
-        """None when nt is ot at [URn+off] (partial), granules local."""
-        mu = URMEM.search(nt)
-        if not ur or not mu or mu.group(1) != ur or int(mu.group(2) or "0", 16) != off or \
-                URMEM.sub("[]", nt) != MEMOP.sub("[]", ot):
-            return "at 0x%x: '%s' -> '%s' is neither the access in shared memory nor at [%s+0x%x]" % (
-                a, ot, nt, ur, off)
+        """None when nt is ot, left in local memory (partial), granules local."""
+        if not partial or nt != ot:
+            return "at 0x%x: '%s' -> '%s' is neither the access in shared memory nor left as it was" % (
+                a, ot, nt)
         for j in range(words):
             if pos.setdefault((owner[a], off // g + j), "L") != "L":
                 return "at 0x%x: granule %d is on chip elsewhere, local here" % (a, off // g + j)
@@ -269,10 +277,10 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
         if LOCAL.match(nt):
             return stays(a, ot, nt, off, max(1, {"": 4, ".64": 8, ".128": 16}[m.group(4)] // g))
         mn = re.match(r"^(@!?P\d )?(LDS|STS)((?:\.64|\.128)?) (.*)$", nt)
-        mm = MEMOP.search(mn.group(4)) if mn else None
+        mm = onchip.search(mn.group(4)) if mn else None
         if not mn or not mm or (mn.group(1) or "") != (m.group(1) or "") or mn.group(2) != (
                 "LDS" if m.group(2) == "LDL" else "STS") or mn.group(3) != m.group(4) or \
-                MEMOP.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
+                onchip.sub("[]", mn.group(4)) != MEMOP.sub("[]", m.group(5)):
             return "at 0x%x: '%s' -> '%s' is not the same access in shared memory" % (a, ot, nt)
         return slot(a, (owner[a], off // g), int(mm.group(1) or "0", 16) - region, off % g)
 
@@ -382,13 +390,20 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
             continue  # checked with its stub
         if oann != nann and not (bra.fullmatch(nt) and LOCAL.match(ot) and rep["split"]):
             return "annotation at 0x%x: '%s' became '%s'" % (a, oann, nann)
-        if a == 0 or ot == nt:
+        if a == 0:
+            continue
+        if ot == nt:
+            lo = LOCAL.match(ot)
+            mo = MEMOP.search(lo.group(5)) if lo else None
+            if partial and mo:  # an access left in local memory
+                err = stays(a, ot, nt, int(mo.group(1) or "0", 16),
+                            max(1, {"": 4, ".64": 8, ".128": 16}[lo.group(4)] // g))
+                if err:
+                    return err
             continue
         changed += 1
         mv = re.fullmatch(r"(?:IADD3 R1, R1, (-?0x[0-9a-f]+), RZ|VIADD R1, R1, (-?0x[0-9a-f]+))", ot)
-        if nt == "NOP" and mv:
-            v = int(mv.group(1) or mv.group(2), 16)
-            r1_moved[0] += v - (1 << 32) if v >= 1 << 31 else v
+        if nt == "NOP" and mv and not partial:
             continue
         m = LOCAL.match(ot)
         if not m:
@@ -425,8 +440,8 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
                         return err
                     continue
                 want = ("LDS %s, []" % r) if m.group(2) == "LDL" else ("STS [], %s" % r)
-                mp = MEMOP.search(st)
-                if not mp or MEMOP.sub("[]", st) != (m.group(1) or "") + want:
+                mp = onchip.search(st)
+                if not mp or onchip.sub("[]", st) != (m.group(1) or "") + want:
                     return "stub of 0x%x, word %d: '%s', expected '%s'" % (a, j, st, (m.group(1) or "") + want)
                 err = slot(a, (owner[a], off // 4 + j), int(mp.group(1) or "0", 16) - region, 0)
                 if err:
@@ -442,14 +457,8 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
                    and a not in backs)
     if any(w[a][0] != "NOP" for a in extra):
         return "after the prologue and stubs: %s" % [w[a][0] for a in extra if w[a][0] != "NOP"]
-    if ur:
-        dm = re.fullmatch(pats[-1], pro[npro - 1])
-        d = int(dm.group(1), 16)
-        d = d - (1 << 32) if d >= 1 << 31 else d
-        if d != r1_moved[0]:
-            return "UIADD3 adds %d, the R1 moves that became NOPs %d" % (d, r1_moved[0])
-        if "L" not in pos.values():
-            return "partial, but no access stayed local"
+    if partial and "L" not in pos.values():
+        return "partial, but no access stayed local"
     for f in names:
         ps = [p for (ff, _), p in pos.items() if ff == f and p != "L"]
         if len(ps) != len(set(ps)) and not rep.get("colour"):
@@ -482,8 +491,8 @@ REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -
                  r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\), "
                  r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?"
                  r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?"
-                 r"(?:; partial: (\d+) of (\d+) slots on chip, (\d+) accesses left local via (UR\d+), "
-                 r"[\d.]+% of the estimated dynamic accesses on chip)?$")
+                 r"(?:; partial: (\d+) of (\d+) slots on chip, (\d+) accesses left local at R1, on chip at (R\d+)"
+                 r"(?: \(\d+ -> (\d+) registers\))?, [\d.]+% of the estimated dynamic accesses on chip)?$")
 
 
 def rewrite(sass, cubin, out, extra):
@@ -496,7 +505,7 @@ def rewrite(sass, cubin, out, extra):
                                 "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
                                 "threads": int(m.group(9)), "split": int(m.group(10) or 0),
                                 "stub_insns": int(m.group(11) or 0), "site_insns": int(m.group(14) or 0),
-                                "ur": m.group(18)}
+                                "base": m.group(18), "regs": m.group(19)}
         print("%s: %s" % (os.path.basename(cubin), line))
     return reps
 
@@ -521,10 +530,12 @@ def main():
         for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
                                   ("wide", ["--granule", "wide"], False),
                                   ("moves", ["--layout", "moves", "--min-heights"], False),
-                                  ("partial", ["--partial", "--smem-limit", "0x1000"], False),
-                                  ("partial-wide", ["--partial", "--smem-limit", "0x1000", "--granule", "wide"], False),
+                                  ("partial", ["--partial", "--smem-limit", "0x1000", "--reg-limit", "255"], False),
+                                  ("partial-wide", ["--partial", "--smem-limit", "0x1000", "--reg-limit", "255",
+                                                    "--granule", "wide"], False),
                                   ("colour", ["--colour"], False),
-                                  ("colour-partial", ["--colour", "--partial", "--smem-limit", "0x1000"], False)):
+                                  ("colour-partial", ["--colour", "--partial", "--smem-limit", "0x1000",
+                                                      "--reg-limit", "255"], False)):
             rw = "%s.%s.cubin" % (base, tag)
             reps = rewrite(sass, cubin, rw, extra)
             info = run([sass, "info", rw])
@@ -555,17 +566,18 @@ def main():
                     if not at.get(e, ("", ""))[1] and e not in split_sites and \
                             not any(e in (c - 16, c + 16) for c in site_of):
                         sys.exit("FAIL: %s: %s: annotation offset 0x%x has no annotation" % (rw, k, e))
-                m = re.search(r"^kernel %s: .* frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
-                if not m or (m.group(1) not in ("0", "-") and not rep["ur"]) or int(m.group(2)) != rep["end"]:
-                    sys.exit("FAIL: %s: %s: info says frame/smem %s, expected 0 and %d" %
-                             (rw, k, m.groups() if m else None, rep["end"]))
+                m = re.search(r"^kernel %s: .* regs (\d+) frame (\S+) .* smem (\d+) " % re.escape(k), info, re.M)
+                if not m or (m.group(2) not in ("0", "-") and not rep["base"]) or int(m.group(3)) != rep["end"] or \
+                        (rep["regs"] and m.group(1) != rep["regs"]):
+                    sys.exit("FAIL: %s: %s: info says regs/frame/smem %s, expected %s, 0 and %d" %
+                             (rw, k, m.groups() if m else None, rep["regs"] or "as before", rep["end"]))
                 if k not in had_shared:
                     added += check_added(rw, k, info, k in had_bounds)
                 total += 1
                 calls += rep["funcs"] > 1
                 split += rep["split"] > 0
                 moved += len(site_of) > 0
-                partial += rep["ur"] is not None
+                partial += rep["base"] is not None
                 print("ok: %s %s (%s layout, %d functions)" % (os.path.basename(rw), k, rep["layout"], len(names)))
             for f in old:
                 if f not in done and [x[1:] for x in old[f]] != [x[1:] for x in new[f]]:
