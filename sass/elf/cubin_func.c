@@ -177,6 +177,19 @@ orion_status orion_cubin_func_text(const orion_cubin *c, size_t func, const unsi
   return ORION_OK;
 }
 
+size_t orion_cubin_func_own_size(const orion_cubin *c, size_t func) {
+  const unsigned char *bytes;
+  size_t size;
+  orion_cubin_func f, g;
+  if (orion_cubin_func_text(c, func, &bytes, &size) || orion_cubin_get_func(c, func, &f))
+    return 0;
+  for (size_t j = 0; j < c->nfunc; j++)
+    if (j != func && !orion_cubin_get_func(c, j, &g) && g.text == f.text && g.value > f.value &&
+        g.value < f.value + size)
+      size = g.value - f.value;
+  return size;
+}
+
 orion_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, const void *bytes, size_t size) {
   if (!c || func >= c->nfunc)
     return ORION_ERR_NOT_FOUND;

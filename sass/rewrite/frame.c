@@ -276,7 +276,9 @@ static void count_blocks(orion_sassrw_func *p, const orion_sass_insn *in, const 
   }
 }
 
-/* Analyse function fi; text = its code. */
+/* Analyse function fi; text = its code, up to where another function's
+ * code starts (a kernel's symbol spans the functions it calls, placed
+ * after its own code: their instructions are theirs, not the kernel's). */
 static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
   fn_scan s;
   memset(&s, 0, sizeof s);
@@ -284,6 +286,7 @@ static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
   const unsigned char *text;
   if (orion_cubin_get_func(c, fi, &s.f) || orion_cubin_func_text(c, fi, &text, &s.size))
     return ORION_ERR_INTERNAL;
+  s.size = orion_cubin_func_own_size(c, fi);
   if (!(r->name = strdup(s.f.name)))
     return ORION_ERR_NOMEM;
   orion_sassrw_func *p = &r->pub;

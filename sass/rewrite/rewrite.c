@@ -146,30 +146,13 @@ static void count_widths(const orion_sassrw_func *gr, size_t *n4, size_t *nwide,
   }
 }
 
-/* The end of tree function i's own code (byte offset in its section): a
- * kernel's symbol may span the functions it calls, placed after its own
- * code, whose instructions are theirs to rewrite. */
-static uint64_t own_end(const orion_cubin *c, const sassrw_tree *t, size_t i) {
-  orion_cubin_func f, g;
-  const unsigned char *text;
-  size_t size;
-  if (orion_cubin_get_func(c, t->funcs[i], &f) || orion_cubin_func_text(c, t->funcs[i], &text, &size))
-    return 0;
-  uint64_t end = f.value + size;
-  for (size_t j = 0; j < t->n; j++)
-    if (j != i && !orion_cubin_get_func(c, t->funcs[j], &g) && g.text == f.text && g.value > f.value &&
-        g.value < end)
-      end = g.value;
-  return end;
-}
-
 /* Rewrite the frame accesses (sass/rewrite/access.c) and, for the kernel
  * when the region's base is R1, R1's set-up of tree function func in the
- * section copy `code`, up to byte offset `end` of the section (own_end);
- * stubs go from *stub on.  Returns the accesses rewritten, or -1 with *bad the
+ * section copy `code`, its own code only (a kernel's symbol spans its
+ * callees'); stubs go from *stub on.  Returns the accesses rewritten, or -1 with *bad the
  * offset of an instruction that did not encode. */
-static long rewrite_fn(const orion_cubin *c, size_t func, uint64_t end, int is_kernel, sassrw_placing *pl,
-                       uint64_t *stub, unsigned char *code, orion_status *err, uint64_t *bad) {
+static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_placing *pl, uint64_t *stub,
+                       unsigned char *code, orion_status *err, uint64_t *bad) {
   orion_cubin_func f;
   const unsigned char *text;
   size_t size;
@@ -178,7 +161,8 @@ static long rewrite_fn(const orion_cubin *c, size_t func, uint64_t end, int is_k
     return -1;
   }
   long moved = 0;
-  for (size_t at = 0; at < size && f.value + at < end; at += 16) {
+  size = orion_cubin_func_own_size(c, func);
+  for (size_t at = 0; at < size; at += 16) {
     unsigned char *dst = code + f.value + at;
     orion_sass_insn x, y;
     if (orion_sass_decode(orion_sass_word_load(text + at), &x) != ORION_OK)
@@ -455,8 +439,7 @@ static int build(rw_kernel *k) {
                        .base = k->base};
   for (size_t i = 0; i < t->n; i++) {
     uint64_t bad = 0;
-    long m = rewrite_fn(k->c, t->funcs[i], own_end(k->c, t, i), t->funcs[i] == k->func, &pl, &stub, code, &k->st,
-                        &bad);
+    long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, &pl, &stub, code, &k->st, &bad);
     if (m < 0) {
       orion_status e = k->st;
       k->st = ORION_OK;

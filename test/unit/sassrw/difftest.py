@@ -32,7 +32,8 @@ of the `nvdisasm -c` listing:
     piece sets the access's read/write scoreboards and waits on none, and
     no inserted instruction has stall 0 or reuse flags;
   - the rewrite is run a third time with --granule wide, and the rules
-    hold for that output too (no split: G the widest access);
+    hold for that output too (no split: G the widest access), and with
+    --granule split (every wider access split, in callees too);
   - and a fourth time with --layout moves --min-heights (the compressible
     stack compressing every call to its live slots): where the report
     says slots moved at calls, the instruction before such a CALL -> BRA
@@ -545,6 +546,7 @@ def main():
         old_ctl = controls(nvdisasm, cubin)
         for tag, extra, exact in (("rw", [], False), ("ptxas", ["--layout", "ptxas"], True),
                                   ("wide", ["--granule", "wide"], False),
+                                  ("split", ["--granule", "split"], False),
                                   ("moves", ["--layout", "moves", "--min-heights"], False),
                                   ("partial", ["--partial", "--smem-limit", "0x1000", "--reg-limit", "255"], False),
                                   ("partial-wide", ["--partial", "--smem-limit", "0x1000", "--reg-limit", "255",
