@@ -73,7 +73,10 @@ def main():
     ap.add_argument('--out')
     ap.add_argument('--csv')
     a = ap.parse_args()
-    raws = dict(x.split('=', 1) for x in a.raw)
+    raws = {}
+    for x in a.raw:  # a policy given again adds its directories
+        k, v = x.split('=', 1)
+        raws[k] = raws[k] + ',' + v if k in raws else v
     if sorted(raws) != sorted(POLICIES):
         sys.exit('spill_table: give --raw local=DIR --raw pragma=DIR --raw sass=DIR')
     t = {p: times(raws[p]) for p in POLICIES}

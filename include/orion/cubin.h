@@ -267,11 +267,11 @@ orion_status orion_cubin_set_kernel_offsets(orion_cubin *c, size_t func, unsigne
  * (ORION_ERR_RANGE if edits made the symbol overrun the section). */
 orion_status orion_cubin_func_text(const orion_cubin *c, size_t func,
                                          const unsigned char **bytes, size_t *size);
-/* The bytes of a function's code that are its own: up to where another
- * function's code starts in its section (ptxas gives a kernel a symbol
- * spanning the functions it calls, placed after its own code); 0 when
- * orion_cubin_func_text fails. */
-size_t orion_cubin_func_own_size(const orion_cubin *c, size_t func);
+/* As orion_cubin_func_text, but only the function's own code: up to where
+ * another function's code starts in its section (ptxas gives a kernel a
+ * symbol spanning the functions it calls, placed after its own code). */
+orion_status orion_cubin_func_own_text(const orion_cubin *c, size_t func, const unsigned char **bytes,
+                                       size_t *size);
 /* Replace the whole text section of a function with size bytes and set the
  * symbol size of every function that is alone in that section.  Callers
  * moving code also fix relocations, branch targets and offset lists. */

@@ -177,17 +177,17 @@ orion_status orion_cubin_func_text(const orion_cubin *c, size_t func, const unsi
   return ORION_OK;
 }
 
-size_t orion_cubin_func_own_size(const orion_cubin *c, size_t func) {
-  const unsigned char *bytes;
-  size_t size;
+orion_status orion_cubin_func_own_text(const orion_cubin *c, size_t func, const unsigned char **bytes,
+                                       size_t *size) {
   orion_cubin_func f, g;
-  if (orion_cubin_func_text(c, func, &bytes, &size) || orion_cubin_get_func(c, func, &f))
-    return 0;
+  orion_status st = orion_cubin_func_text(c, func, bytes, size);
+  if (st != ORION_OK || (st = orion_cubin_get_func(c, func, &f)) != ORION_OK)
+    return st;
   for (size_t j = 0; j < c->nfunc; j++)
     if (j != func && !orion_cubin_get_func(c, j, &g) && g.text == f.text && g.value > f.value &&
-        g.value < f.value + size)
-      size = g.value - f.value;
-  return size;
+        g.value < f.value + *size)
+      *size = g.value - f.value;
+  return ORION_OK;
 }
 
 orion_status orion_cubin_replace_func_text(orion_cubin *c, size_t func, const void *bytes, size_t size) {

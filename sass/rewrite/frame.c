@@ -284,9 +284,8 @@ static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
   memset(&s, 0, sizeof s);
   s.c = c;
   const unsigned char *text;
-  if (orion_cubin_get_func(c, fi, &s.f) || orion_cubin_func_text(c, fi, &text, &s.size))
+  if (orion_cubin_get_func(c, fi, &s.f) || orion_cubin_func_own_text(c, fi, &text, &s.size))
     return ORION_ERR_INTERNAL;
-  s.size = orion_cubin_func_own_size(c, fi);
   if (!(r->name = strdup(s.f.name)))
     return ORION_ERR_NOMEM;
   orion_sassrw_func *p = &r->pub;

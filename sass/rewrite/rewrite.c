@@ -156,12 +156,11 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_
   orion_cubin_func f;
   const unsigned char *text;
   size_t size;
-  if (orion_cubin_get_func(c, func, &f) || orion_cubin_func_text(c, func, &text, &size)) {
+  if (orion_cubin_get_func(c, func, &f) || orion_cubin_func_own_text(c, func, &text, &size)) {
     *err = ORION_ERR_INTERNAL;
     return -1;
   }
   long moved = 0;
-  size = orion_cubin_func_own_size(c, func);
   for (size_t at = 0; at < size; at += 16) {
     unsigned char *dst = code + f.value + at;
     orion_sass_insn x, y;
