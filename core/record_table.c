@@ -56,8 +56,8 @@ static int cmp_name(const char *a, size_t alen, const char *b) {
 
 static int cmp_records(const void *x, const void *y) {
   const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-  const char *ka, *kb;
-  size_t la, lb;
+  const char *ka = "", *kb = "";
+  size_t la = 0, lb = 0;
   line_kernel(a, a + strlen(a), &ka, &la);
   line_kernel(b, b + strlen(b), &kb, &lb);
   int c = memcmp(ka, kb, la < lb ? la : lb);

@@ -547,13 +547,11 @@ rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem) {
     c->k = k;
     c->bx = b.x, c->by = b.y, c->bz = b.z;
     c->shmem = shmem;
-    cudaError_t before = orion_rt_save_error();
     double t0 = orion_rt.debug ? orion_rt_now_us() : 0;
     config_init(c);
     if (orion_rt.debug)
       fprintf(stderr, "orion: debug: configuration of %s: %d candidates, %.0f us\n", k->name, c->n,
               orion_rt_now_us() - t0);
-    orion_rt_restore_error(before);
     if (orion_rt.configs_tail)
       orion_rt.configs_tail->list_next = c;
     else

@@ -1,6 +1,6 @@
 /* cuda_api.h - the CUDA driver API as liborionrt sees it: a table of entry
- * points fetched once with cudaGetDriverEntryPointByVersion, so the runtime
- * never links against libcuda (the program's CUDA runtime already loads it).
+ * points fetched once through the driver's cuGetProcAddress (cuda_api.c), so
+ * the runtime never links against libcuda (the program's CUDA runtime already loads it).
  *
  * X(name, result, parameters, required): required = 0 marks entry points
  * the runtime can do without (it then skips what they serve).

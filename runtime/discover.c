@@ -228,7 +228,6 @@ rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CU
         cs != CU_STREAM_CAPTURE_STATUS_NONE) {
       k->state = K_DEFERRED; /* discover after the capture */
     } else {
-      cudaError_t before = orion_rt_save_error();
       CUstreamCaptureMode cm = orion_rt_relax_capture();
       double t0 = orion_rt.debug ? orion_rt_now_us() : 0;
       discover(k, site);
@@ -237,7 +236,6 @@ rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CU
                 k->name[0] ? k->name : "(unnamed)", k->nbin, k->split_fn ? " + split" : "",
                 orion_rt_now_us() - t0);
       orion_rt_restore_capture(cm);
-      orion_rt_restore_error(before);
     }
   }
   pthread_mutex_unlock(&orion_rt.mu);

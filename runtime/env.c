@@ -108,19 +108,16 @@ void orion_rt_init(void) {
   parse_tuning();
   if (orion_rt.mode == MODE_OFF)
     return;
-  cudaError_t before = orion_rt_save_error();
   const char *missing = orion_driver_api_load(&orion_rt.api);
   if (missing) {
     orion_rt_warn(W_DRIVER,
                   "CUDA driver entry point %s unavailable (no GPU or driver?); kernels "
                   "launch unchanged",
                   missing);
-    orion_rt_restore_error(before);
     return;
   }
   if (orion_rt.api.cuDriverGetVersion(&orion_rt.driver_version) != CUDA_SUCCESS)
     orion_rt.driver_version = 0;
-  orion_rt_restore_error(before);
   orion_rt.usable = 1;
   atexit(orion_rt_at_exit);
 }

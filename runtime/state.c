@@ -28,14 +28,6 @@ void orion_rt_warn(unsigned bit, const char *fmt, ...) {
   fprintf(stderr, "orion: warning: %s\n", line);
 }
 
-/* ---- CUDA error state: our failed calls must not change what the
- * program's next cudaGetLastError() returns. ---------------------------- */
-cudaError_t orion_rt_save_error(void) { return cudaPeekAtLastError(); }
-void orion_rt_restore_error(cudaError_t before) {
-  if (before == cudaSuccess)
-    (void)cudaGetLastError();
-}
-
 /* ---- stream capture: while a capture in global mode runs in any thread,
  * or one in thread-local mode in this thread, CUDA refuses "potentially
  * unsafe" calls such as waiting on an event and invalidates the capture

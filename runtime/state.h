@@ -191,11 +191,14 @@ enum {
 /* One line "orion: warning: ..." on stderr, once per process per bit
  * (bit 0: every time). */
 void orion_rt_warn(unsigned bit, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The program's pending CUDA error, to hand to orion_rt_restore_error after
- * the runtime's own calls, so they never change what cudaGetLastError()
- * returns next. */
-cudaError_t orion_rt_save_error(void);
-void orion_rt_restore_error(cudaError_t before);
+/* The program's CUDA error state (what cudaGetLastError returns next) is
+ * never read or reset here: every call the runtime makes for itself is a
+ * driver call, which leaves that state alone, but two runtime calls, the
+ * lookup of cuGetProcAddress at init (cuda_api.c) and cudaGetFuncBySymbol
+ * at a kernel's discovery, which fail only where the program's own launch
+ * that follows fails too and sets the state itself.  (Reading it would
+ * show: compute-sanitizer reports a cudaPeekAtLastError that returns the
+ * program's pending error as a failed API call.) */
 /* This thread's stream-capture mode set to relaxed (returns the old one)
  * around the runtime's own waits, which are no part of any graph. */
 CUstreamCaptureMode orion_rt_relax_capture(void);

@@ -75,6 +75,13 @@ exit 1 on a wrong launch/block count or order, or a failed capture):
              code, name and string of each (cudaPeekAtLastError,
              cudaGetLastError twice) and the blocks that ran must equal
              ORION_MODE=off's in every mode and version.
+ 10 pending  the same program leaving a rejected launch's error unread
+             while every kernel is discovered and set up at new block
+             sizes: the error read afterwards equals ORION_MODE=off's;
+             with --memcheck, compute-sanitizer's failed-API-call lines
+             ("Program hit <error> on CUDA API call to <call>") are the
+             same, in order, in every mode as under ORION_MODE=off (the
+             runtime never reads the program's error state).
 Fallback checks (smem_every, lmem): a version may fail to launch; the
 report's "failed" count of it must then be 1 (never tried again), the
 original must have run in its place (output identical), one warning, and
@@ -84,6 +91,7 @@ candidate whose split chunk exceeds the grid is timed on whole launches).  Which
 versions failed is printed.
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -130,11 +138,13 @@ PROGRAMS = {
                        fallback=True),
     "lmem": prog(["lmem.cu"], [], ["200"], fallback=True),
     "invalid": prog(["invalid.cu"], [], ["6"]),
+    "pending": prog(["invalid.cu"], [], ["3", "pending"], binary="invalid"),
 }
 # --only names: a group runs these checks
 GROUPS = {"rdc": ["rdc", "rdc_sep"], "shared": ["threads_shared", "chain_shared"],
           "ptds": ["ptds", "ptds_implicit"], "smem": ["smem_once", "smem_every"]}
-DEFAULT_ONLY = ["threads", "chain", "graph", "rdc", "shared", "ptds", "smem", "lmem", "invalid"]
+DEFAULT_ONLY = ["threads", "chain", "graph", "rdc", "shared", "ptds", "smem", "lmem", "invalid",
+                "pending"]
 
 
 def binary(name):
@@ -533,6 +543,44 @@ def memcheck(R, only):
                   flush=True)
 
 
+# compute-sanitizer's failed-API-call lines, compared with ORION_MODE=off's:
+# (check, arguments, modes)
+API_ERRORS = [("pending", ["3", "pending"], ["adaptive", "exhaustive", "static"])]
+API_HIT = re.compile(r"Program hit (\S+) .* on CUDA API call to (\S+?)\.?$")
+
+
+def api_errors(R, only):
+    """The failed API calls compute-sanitizer reports: the same in every
+    mode as under ORION_MODE=off."""
+    san = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+    if not os.path.exists(san):
+        R.fail("api errors: compute-sanitizer not found")
+        return
+    wrap = [san, "--tool", "memcheck", "--print-limit", "10000"]
+    for prog, args, modes in API_ERRORS:
+        if prog not in only:
+            continue
+        seen = {}
+        for mode in ["off"] + modes:
+            rc, out, err, _ = R.run(prog, args, mode, wrap=wrap)
+            hits = [m.groups() for m in map(API_HIT.search, (out + err).splitlines()) if m]
+            if rc != 0 or not hits:
+                R.fail(f"api errors: {prog} {mode}: exit {rc}, {len(hits)} failed calls: "
+                       f"{(out + err).strip()[-800:]}")
+                return
+            seen[mode] = hits
+            what = f"api errors: {prog} {' '.join(args)} {mode}"
+            if hits != seen["off"]:
+                more = collections.Counter(hits) - collections.Counter(seen["off"])
+                fewer = collections.Counter(seen["off"]) - collections.Counter(hits)
+                R.fail(f"{what}: {len(hits)} failed API calls vs {len(seen['off'])} under "
+                       f"ORION_MODE=off (more: {dict(more)}; fewer: {dict(fewer)})")
+            else:
+                calls = sorted({c for _, c in hits})
+                print(f"ok: {what}: {len(hits)} failed API calls ({', '.join(calls)}), "
+                      f"as under ORION_MODE=off", flush=True)
+
+
 def run(o):
     if not have_gpu():
         print("SKIP: no CUDA GPU on this machine (rt_robust needs one)")
@@ -552,6 +600,7 @@ def run(o):
         check_program(R, prog, o.repeat)
     if o.memcheck:
         memcheck(R, only)
+        api_errors(R, only)
     print(f"rt_robust: {len(R.failures)} failure(s)")
     return 1 if R.failures else 0
 

@@ -4,12 +4,17 @@
 // string from cudaPeekAtLastError / cudaGetLastError after each launch, and
 // no block of a rejected launch may run.
 //
-// usage: invalid [rounds=6]
+// usage: invalid [rounds=6] [pending]
 // Each round: 8 valid launches of each kernel (so tuning is under way when
 // the rejected ones arrive, on the same configuration where one exists),
 // then the table below.  Prints one line per rejected launch and a final
 // RESULT line with the blocks each kernel ran and a checksum of the output;
 // exits 0 (the comparison with ORION_MODE=off's output is the test).
+// With "pending", each round instead leaves a rejected launch's error
+// pending, unread, while every kernel is launched at a block size new to it
+// (the runtime discovers the kernels and sets up configurations meanwhile),
+// then reads the error: the pending error must survive, and under
+// compute-sanitizer the runtime must add no failed API call of its own.
 #include <cstring>
 
 #include "common.h"
@@ -108,7 +113,18 @@ int main(int argc, char **argv) {
       {"bounded smem over the opt-in", 2, dim3(264), dim3(128), (size_t)optin + 1024},
   };
   const kfn kernels[] = {mid, heavy, bounded};
-  for (int r = 0; r < rounds; r++) {
+  const bool pending = argc > 2 && std::strcmp(argv[2], "pending") == 0;
+  for (int r = 0; pending && r < rounds; r++) {
+    mid<<<dim3(1, 65536, 1), 128>>>(out, in, n, blocks + 3);
+    unsigned b = 128 - 32 * (r % 3); // 128, 96, 64: new configurations
+    for (int v = 0; v < 8; v++)
+      for (int k = 0; k < 3; k++)
+        kernels[k]<<<(n + b - 1) / b, b>>>(out, in, n, blocks + k);
+    char what[96];
+    std::snprintf(what, sizeof what, "round %d: pending through block %u", r, b);
+    report(what);
+  }
+  for (int r = 0; !pending && r < rounds; r++) {
     for (int v = 0; v < 8; v++) {
       mid<<<264, 128>>>(out, in, n, blocks + 0);
       heavy<<<132, 256>>>(out, in, n, blocks + 1);
