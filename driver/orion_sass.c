@@ -11,7 +11,8 @@
  *   orion-sass frame <cubin>            per function: blocks, calls, R1 setup
  *                                       and moves, frame slots, unsafe facts
  *                                       (sass/rewrite/frame.c, include/orion/sassrw.h;
- *                                       sm_90 only, as is rewrite --smem-frame)
+ *                                       sm_80, sm_86, sm_89, sm_90, as is
+ *                                       rewrite --smem-frame)
  *   orion-sass rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem]
  *                                     [--block N] [--layout L]]
  *                                       read, rewrite, write atomically
@@ -49,7 +50,7 @@ static void usage(FILE *f) {
           "                          (sm_80, sm_86, sm_89, sm_90)\n"
           "  frame <cubin>           per function: basic blocks, calls, R1 setup and\n"
           "                          moves, R1-relative frame slots, unsafe facts\n"
-          "                          (frame and rewrite --smem-frame: sm_90 only)\n"
+          "                          (frame and rewrite --smem-frame: the same four)\n"
           "  rewrite <in> -o <out> [--smem-frame [--no-dynamic-smem] [--block N]\n"
           "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
           "                        [--granule auto|split|wide]\n"
@@ -122,7 +123,8 @@ static int fail(const char *file, const char *msg) {
   return 1;
 }
 
-/* The frame analysis and rewrite refuse other architectures than sm_90. */
+/* The frame analysis and rewrite refuse the architectures the decoder
+ * does not know. */
 static int fail_status(const char *path, const orion_cubin *c, orion_status st) {
   if (st != ORION_ERR_UNSUPPORTED_ARCH)
     return fail(path, orion_strerror(st));
@@ -130,8 +132,7 @@ static int fail_status(const char *path, const orion_cubin *c, orion_status st) 
   orion_cubin_get_header(c, &h);
   char msg[160];
   snprintf(msg, sizeof msg,
-           "sm_%u: the frame analysis and rewrite support sm_90 only ('decode' reads sm_80, sm_86, "
-           "sm_89 and sm_90)",
+           "sm_%u: the frame analysis and rewrite support sm_80, sm_86, sm_89 and sm_90",
            h.sm);
   return fail(path, msg);
 }
@@ -448,6 +449,20 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
   return rc;
 }
 
+/* The mnemonic of the instruction that loads f's R1 (LDC on sm_90, MOV or
+ * IMAD on sm_80-89). */
+static const char *r1_init_op(const orion_cubin *c, const orion_sassrw_func *f) {
+  orion_cubin_header h;
+  const unsigned char *text;
+  size_t size;
+  orion_sass_insn x;
+  orion_cubin_get_header(c, &h);
+  if (orion_cubin_func_own_text(c, f->func, &text, &size) || (uint64_t)f->r1_init_at + 16 > size ||
+      orion_sass_decode_arch(orion_sass_word_load(text + f->r1_init_at), h.sm, &x) != ORION_OK)
+    return "?";
+  return orion_sass_op_name(x.op);
+}
+
 static int cmd_frame(const char *path) {
   orion_cubin *c = load(path);
   if (!c)
@@ -466,7 +481,8 @@ static int cmd_frame(const char *path) {
     if (!f->safe)
       printf("  unsafe: %s\n", f->reason);
     if (f->r1_init_at >= 0)
-      printf("  R1: LDC c[0x0][0x%lx] at +0x%" PRIx64 ";", f->r1_init_cbank, (uint64_t)f->r1_init_at);
+      printf("  R1: %s c[0x0][0x%lx] at +0x%" PRIx64 ";", r1_init_op(c, f), f->r1_init_cbank,
+             (uint64_t)f->r1_init_at);
     else
       printf("  R1: not loaded here;");
     printf(" entry moves %+" PRId64 ", %zu moves%s\n", f->r1_entry_delta, f->n_r1_moves,

@@ -36,7 +36,8 @@
  * Architectures: orion_sass_decode_arch takes the cubin's sm number (80,
  * 86, 89 or 90; orion_cubin_header.sm) and records it in insn->sm, which
  * orion_sass_encode follows; orion_sass_decode is the sm_90 call.  The
- * builders below make sm_90 instructions.
+ * builders below make sm_90 instructions; orion_sass_set_arch moves one to
+ * another architecture.
  *
  * Status: ORION_ERR_INVALID_ARG for NULL pointers, ORION_ERR_UNSUPPORTED_ARCH
  * for an architecture other than those four, ORION_ERR_PARSE for an
@@ -252,8 +253,8 @@ orion_status orion_sass_make_imad(unsigned rd, unsigned ra, unsigned rb,
 orion_status orion_sass_make_imad_imm(unsigned rd, unsigned ra, uint32_t imm,
                                       unsigned rc, orion_sass_insn *out);
 /* LDL/STL [Ra + off] -> the same access of `bytes` (4, 8, 16) at
- * [Ra + off], data register `data` (sm_90; Ra, guard and control bits
- * kept): one piece of a wider frame access that stays in local memory.
+ * [Ra + off], data register `data` (local's architecture; Ra, guard and
+ * control bits kept): one piece of a wider frame access that stays in local memory.
  * ORION_ERR_INVALID_ARG for anything but a plain LDL/STL. */
 orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, unsigned bytes, unsigned data,
                                     orion_sass_insn *out);
@@ -264,6 +265,13 @@ orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, u
 #define ORION_SASS_SR_CTAID_X 0x25
 orion_status orion_sass_make_s2r(unsigned rd, unsigned sreg,
                                  orion_sass_insn *out);
+
+/* The same instruction for sm_<sm>: requires that its modifier bits (kept
+ * in rest) mean the same there, as the builders' do (they are what ptxas
+ * writes on all four).  ORION_ERR_UNSUPPORTED_ARCH for an unknown
+ * architecture, ORION_ERR_RANGE when its opcode form does not exist on
+ * sm_<sm> or has another operand layout there; *insn is then unchanged. */
+orion_status orion_sass_set_arch(orion_sass_insn *insn, unsigned sm);
 
 /* Retarget a branch/call/BSSY: set the byte offset from the next
  * instruction (ORION_ERR_INVALID_ARG if the instruction has no target,

@@ -1,18 +1,19 @@
 /* orion/sassrw.h - stack-frame analysis and the frame-to-shared-memory
- * rewrite of sm_90 cubins.
+ * rewrite of sm_90, sm_80, sm_86 and sm_89 cubins (sm_80-89: no GPU of
+ * theirs checks the result here; the disassembly does, test/unit/sassrw).
  *
  * Analysis (sass/rewrite/frame.c).  orion_sassrw_analyze() decodes every function
  * of a cubin (include/orion/sass.h) and records, per function: the basic
  * blocks (leaders: the entry, branch/BSSY targets, the instruction after a
  * BRA, EXIT or RET), the direct calls (CALL.REL targets resolved to
- * functions), how R1 - the stack pointer - is set up (the LDC R1,
- * c[0x0][X] at the entry, X read from the code) and moved (IADD3 / VIADD
- * R1, R1, imm), the R1-relative frame slots (LDL/STL [R1+imm] with their
+ * functions), how R1 - the stack pointer - is set up (loaded from
+ * c[0x0][X] at the entry, X read from the code: LDC on sm_90, MOV or
+ * IMAD.MOV.U32 R1, RZ, RZ on sm_80-89) and moved (IADD3 / VIADD R1, R1, imm), the R1-relative frame slots (LDL/STL [R1+imm] with their
  * sizes), and the first fact that makes it unsafe to move the frame:
  *   - an instruction the decoder does not know (it may touch anything);
  *   - R1 read other than as the base of an LDL/STL or by an R1 move (the
  *     stack pointer is copied, added to, converted: a local address
- *     escapes), or written other than by the entry LDC or an R1 move;
+ *     escapes), or written other than by the entry load or an R1 move;
  *   - an LDL/STL whose base is not R1 or that adds a uniform register
  *     (register-indexed local memory);
  *   - a call whose target is not a function of the cubin (indirect);
@@ -33,7 +34,9 @@
  *     off'  =  region + p * N * G + off % G,   R1 = t * G (+ CTA rank, below)
  *     region: the old .nv.shared.<k> size, 16-aligned; a kernel without one
  *     gets one (orion_cubin_add_nobits_section) and region 0x400 (sm_90
- *     static data starts after the 1 KB reserved area the size counts)
+ *     static data starts after the 1 KB reserved area the size counts;
+ *     sm_80-89 have none: region 0, and the section must join a shared
+ *     segment the cubin already has)
  * so a warp's G-byte accesses to one slot hit consecutive G-byte words:
  * bank-conflict free for G-byte accesses, while a narrower access in a
  * region of G = 8 or 16 sees a 2- or 4-way conflict.  The granule
@@ -70,12 +73,14 @@
  * return address, results) stay shared by the whole tree in SUM, CSTACK
  * and MOVES, at the bottom of the region.
  * R1 itself holds t * G | rank << 24 (nothing else reads it once the frame
- * is gone; shared-window addresses carry the CTA's rank in the cluster in
- * bits 24-31, as ptxas forms them).  No code moves: the kernel's first
- * instruction, its LDC R1, c[0x0][X], becomes a BRA to a prologue appended
- * to the text section, which computes R1 from SR_TID.X/Y/Z, c[0x0][0x0],
- * c[0x0][0x4] and SR_CgaCtaId with R0 and R2-R6 as temporaries (nothing is
- * live at a kernel's entry) and branches back to the second instruction;
+ * is gone; on sm_90 shared-window addresses carry the CTA's rank in the
+ * cluster in bits 24-31, as ptxas forms them; sm_80-89 have no clusters:
+ * t * G).  No code moves: the kernel's first instruction, its load of R1
+ * from c[0x0][X], becomes a BRA to a prologue appended to the text section,
+ * which computes R1 from SR_TID.X/Y/Z, c[0x0][0x0] and c[0x0][0x4] (loaded
+ * the way the kernel loads R1) and, on sm_90, SR_CgaCtaId, with R0 and
+ * R2-R6 as temporaries (nothing is live at a kernel's entry) and branches
+ * back to the second instruction;
  * the kernel's R1 moves become NOPs.  So branch, call and BSSY targets,
  * return addresses, EXIT/S2RCTAID offset lists, relocations and symbols all
  * keep their values; the last function of the section grows to cover the
@@ -100,20 +105,22 @@
  * compute-sanitizer's memcheck check local accesses against it): the
  * on-chip part is addressed through a register of its own, Rb, the first
  * above every register the tree names (ptxas names registers up to its
- * count less three on sm_90; the two above are not the program's), the
+ * count less three on sm_80-90; the two above are not the program's), the
  * count raised by one where that allocates no more registers (granules
  * of 8 per thread) or stays within opts.reg_limit; none left: refused
  * (res.need_reg).  The prologue sets Rb and then runs the kernel's own
- * LDC of R1.  A split wide access whose words all stay local stays one
+ * load of R1.  A split wide access whose words all stay local stays one
  * access; otherwise its stub places word by word.  The local frame and
  * its attributes stay.
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
- * an R1 set-up other than one LDC at the kernel's first instruction plus
+ * an R1 set-up other than one load at the kernel's first instruction plus
  * entry moves; other functions in the kernel's text section than its call
  * tree; no maximum block size (and no opts->block); sub-word or misaligned
- * frame accesses; frame offsets outside [0, F); fewer than 7 registers; a
+ * frame accesses; frame offsets outside [0, F); fewer than 7 registers; on
+ * sm_80-89 a kernel without static shared memory in a cubin without a
+ * shared segment (no kernel of it uses shared memory); a
  * static shared size above 48 KB or opts.smem_limit (partial: no granule
  * fits, or no register left for the on-chip part's base); and, unless the caller asserts that the
  * kernel is launched without dynamic shared memory
@@ -155,7 +162,7 @@ typedef struct orion_sassrw_func {
   uint64_t size;                  /* bytes of code */
   size_t n_insns, n_blocks, n_edges;
   size_t n_local;                 /* LDL/STL instructions */
-  long r1_init_cbank;             /* X of the entry's LDC R1, c[0x0][X]; -1 if none */
+  long r1_init_cbank;             /* X of the entry's load of R1 from c[0x0][X]; -1 if none */
   int64_t r1_init_at;             /* its offset in the function, -1 if none */
   int64_t r1_entry_delta;         /* sum of the R1 moves in the entry block */
   size_t n_r1_moves;              /* all R1 moves, entry block or not */
@@ -175,7 +182,7 @@ typedef struct orion_sassrw_func {
 
 typedef struct orion_sassrw orion_sassrw;
 
-/* Analyse every function of c (sm_90 only: ORION_ERR_UNSUPPORTED_ARCH
+/* Analyse every function of c (sm_80, 86, 89, 90: ORION_ERR_UNSUPPORTED_ARCH
  * otherwise).  A function that cannot be decoded is not an error: it is
  * unsafe with a reason. */
 orion_status orion_sassrw_analyze(const orion_cubin *c, orion_sassrw **out);

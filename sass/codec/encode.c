@@ -12,7 +12,9 @@
  * for sm_90, with every modifier at its plain default - and then set the
  * operands, so that the only bits a builder invents are the fields the
  * decoder knows.  test/lit/sass/encode-edits.test disassembles what every
- * builder produces with nvdisasm.
+ * builder produces with nvdisasm, for sm_90 and, moved there by
+ * orion_sass_set_arch, for sm_80: the templates' opcodes, forms and
+ * modifier bits are those ptxas 13.0 writes for sm_80, 86 and 89 too.
  */
 #include <string.h>
 
@@ -95,6 +97,19 @@ orion_status orion_sass_encode(const orion_sass_insn *in, orion_sass_word *out) 
   sass_put(&w, 116, 6, c->wait);
   sass_put(&w, 122, 4, c->reuse);
   *out = w;
+  return ORION_OK;
+}
+
+orion_status orion_sass_set_arch(orion_sass_insn *insn, unsigned sm) {
+  if (!insn || (unsigned)insn->op >= ORION_SASS_OP_COUNT)
+    return ORION_ERR_INVALID_ARG;
+  int to = sass_arch_index(sm), from = sass_arch_index(insn->sm);
+  if (to < 0 || from < 0)
+    return ORION_ERR_UNSUPPORTED_ARCH;
+  const sass_enc *a = sass_find_enc(insn->op, insn->form, from), *b = sass_find_enc(insn->op, insn->form, to);
+  if (!a || !b || strcmp(a->layout, b->layout))
+    return ORION_ERR_RANGE;
+  insn->sm = (uint8_t)sm;
   return ORION_OK;
 }
 
@@ -293,7 +308,7 @@ orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, u
                                     orion_sass_insn *out) {
   int sc = size_code(bytes);
   if (!local || !out || sc < 0 || data > ORION_SASS_RZ ||
-      (local->op != ORION_SASS_OP_LDL && local->op != ORION_SASS_OP_STL) || local->sm != 90 ||
+      (local->op != ORION_SASS_OP_LDL && local->op != ORION_SASS_OP_STL) || sass_arch_index(local->sm) < 0 ||
       local->form != (local->op == ORION_SASS_OP_LDL ? 4 : 1) || sass_bits(local->rest, 91, 1))
     return ORION_ERR_INVALID_ARG;
   if (!fits_signed(off, 24))
@@ -306,7 +321,7 @@ orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, u
   sass_put(&w, 40, 24, (uint32_t)off & 0xffffffu);
   sass_put(&w, local->op == ORION_SASS_OP_LDL ? 16 : 32, 8, data);
   orion_sass_insn x;
-  st = orion_sass_decode(w, &x);
+  st = orion_sass_decode_arch(w, local->sm, &x);
   if (st == ORION_OK && (x.op != local->op || x.mem_off != off || x.mem_bytes != bytes))
     st = ORION_ERR_INTERNAL;
   if (st == ORION_OK)

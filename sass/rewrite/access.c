@@ -49,7 +49,7 @@ static orion_status split_access(const orion_sass_insn *x, size_t func, sassrw_p
   orion_sass_ctrl in = x->ctrl;
   in.reuse = 0;
   orion_sass_ctrl to = {in.stall ? in.stall : 1, in.yield, 7, 7, in.wait, 0};
-  orion_status st = sassrw_bra(at, *stub, to, code + at);
+  orion_status st = sassrw_bra(at, *stub, to, pl->sm, code + at);
   uint64_t s = *stub;
   for (uint32_t j = 0; st == ORION_OK && j < x->mem_bytes / 4; j++, s += 16) {
     unsigned r = data == ORION_SASS_RZ ? ORION_SASS_RZ : data + j;
@@ -62,11 +62,11 @@ static orion_status split_access(const orion_sass_insn *x, size_t func, sassrw_p
     y.ctrl.wait = 0; /* the BRA waited */
     if (!y.ctrl.stall)
       y.ctrl.stall = 1;
-    st = sassrw_enc(&y, code + s);
+    st = sassrw_enc(&y, pl->sm, code + s);
   }
   orion_sass_ctrl back = {in.stall ? in.stall : 1, in.yield, 7, 7, 0, 0};
   if (st == ORION_OK)
-    st = sassrw_bra(s, at + 16, back, code + s);
+    st = sassrw_bra(s, at + 16, back, pl->sm, code + s);
   *stub = s + 16;
   return st;
 }
@@ -96,5 +96,5 @@ orion_status sassrw_place_access(const orion_sass_insn *x, size_t func, sassrw_p
   y.guard = x->guard;
   y.guard_neg = x->guard_neg;
   y.ctrl = x->ctrl;
-  return sassrw_enc(&y, code + at);
+  return sassrw_enc(&y, pl->sm, code + at);
 }

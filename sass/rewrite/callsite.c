@@ -94,9 +94,10 @@ static int decode(const orion_cubin *c, const sassrw_tree *t, size_t i, fn_regs 
   F->target = calloc(m, 1);
   if (!F->x || !F->use || !F->def || !F->in || !F->succ || !F->callee || !F->target)
     return -1;
+  unsigned sm = sassrw_sm(c);
   for (size_t k = 0; k < n; k++) {
     orion_sass_insn *x = &F->x[k];
-    if (orion_sass_decode(orion_sass_word_load(text + 16 * k), x) != ORION_OK)
+    if (sassrw_decode(text + 16 * k, sm, x) != ORION_OK)
       return -1;
     int guarded = x->guard != ORION_SASS_PT || x->guard_neg;
     for (unsigned r = 0; r < x->nregs; r++) {
@@ -298,7 +299,7 @@ size_t sassrw_sites_insns(const sassrw_tree *t) {
  * pairs through s->temp, from[] -> to[] (back: to[] -> from[], the moves
  * in reverse order).  The first LDS waits on every scoreboard. */
 static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint64_t thr, uint32_t G,
-                           uint64_t *at, unsigned char *code) {
+                           unsigned sm, uint64_t *at, unsigned char *code) {
   orion_status st = ORION_OK;
   int first = 1;
   for (size_t m = 0; st == ORION_OK && m < s->nmoves; m++) {
@@ -316,8 +317,8 @@ static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint
       ld.ctrl = (orion_sass_ctrl){2, 0, SB_W, 7, first ? 0x3f : 1u << SB_R, 0};
       sd.ctrl = (orion_sass_ctrl){2, 0, 7, SB_R, 1u << SB_W, 0};
       first = 0;
-      if ((st = sassrw_enc(&ld, code + *at)) == ORION_OK)
-        st = sassrw_enc(&sd, code + *at + 16);
+      if ((st = sassrw_enc(&ld, sm, code + *at)) == ORION_OK)
+        st = sassrw_enc(&sd, sm, code + *at + 16);
       *at += 32;
     }
   }
@@ -326,44 +327,45 @@ static orion_status pieces(const sassrw_site *s, int back, uint32_t region, uint
 
 /* Copy of the (already rewritten) instruction at `from` for a stub: no
  * reuse flags (its neighbours change), stall at least 1, extra wait bits. */
-static orion_status displaced(const unsigned char *code, uint64_t from, unsigned wait, unsigned char *dst) {
+static orion_status displaced(const unsigned char *code, uint64_t from, unsigned wait, unsigned sm,
+                              unsigned char *dst) {
   orion_sass_insn x;
-  orion_status st = orion_sass_decode(orion_sass_word_load(code + from), &x);
+  orion_status st = sassrw_decode(code + from, sm, &x);
   if (st != ORION_OK)
     return st;
   x.ctrl.reuse = 0;
   x.ctrl.wait |= (uint8_t)wait;
   if (!x.ctrl.stall)
     x.ctrl.stall = 1;
-  return sassrw_enc(&x, dst);
+  return sassrw_enc(&x, sm, dst);
 }
 
 /* sassrw_internal.h has the contract; the opening comment the shape. */
 orion_status sassrw_emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
-                              uint64_t *stub, unsigned char *code) {
+                              unsigned sm, uint64_t *stub, unsigned char *code) {
   const orion_sass_ctrl go = {1, 0, 7, 7, 0, 0};
   uint64_t p = call - 16, q = call + 16, a = *stub;
   /* pre: P, the moves, BRA to the CALL */
-  orion_status st = displaced(code, p, 0, code + a);
+  orion_status st = displaced(code, p, 0, sm, code + a);
   a += 16;
   if (st == ORION_OK)
-    st = pieces(s, 0, region, thr, G, &a, code);
+    st = pieces(s, 0, region, thr, G, sm, &a, code);
   if (st == ORION_OK)
-    st = sassrw_bra(a, call, (orion_sass_ctrl){1, 0, 7, 7, 1u << SB_R, 0}, code + a);
+    st = sassrw_bra(a, call, (orion_sass_ctrl){1, 0, 7, 7, 1u << SB_R, 0}, sm, code + a);
   if (st == ORION_OK)
-    st = sassrw_bra(p, *stub, go, code + p);
+    st = sassrw_bra(p, *stub, go, sm, code + p);
   a += 16;
   /* ret: the restores, Q (waiting on the last STS's read), BRA after Q */
   uint64_t r = a;
   if (st == ORION_OK)
-    st = pieces(s, 1, region, thr, G, &a, code);
+    st = pieces(s, 1, region, thr, G, sm, &a, code);
   if (st == ORION_OK)
-    st = displaced(code, q, 1u << SB_R, code + a);
+    st = displaced(code, q, 1u << SB_R, sm, code + a);
   a += 16;
   if (st == ORION_OK)
-    st = sassrw_bra(a, q + 16, go, code + a);
+    st = sassrw_bra(a, q + 16, go, sm, code + a);
   if (st == ORION_OK)
-    st = sassrw_bra(q, r, go, code + q);
+    st = sassrw_bra(q, r, go, sm, code + q);
   *stub = a + 16;
   return st;
 }

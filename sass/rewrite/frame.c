@@ -1,5 +1,5 @@
-/* frame.c - per-function stack-frame analysis of an sm_90 cubin
- * (include/orion/sassrw.h has the contract).
+/* frame.c - per-function stack-frame analysis of an sm_90, sm_80, sm_86 or
+ * sm_89 cubin (include/orion/sassrw.h has the contract).
  *
  * Algorithm, per function: decode every 16-byte word of its code; one pass
  * marks block leaders, collects calls, classifies every operand that
@@ -10,7 +10,9 @@
  *
  * R1 rules (conservative on purpose: anything else reads R1 and may let a
  * local address escape):
- *   def  LDC R1, c[0x0][X] (unguarded; recorded, X read from the code)
+ *   def  R1 loaded from c[0x0][X], unguarded (recorded, X read from the
+ *        code): LDC R1 on sm_90; MOV R1 (all lanes' bytes) or IMAD R1,
+ *        RZ, RZ (no carry in) on sm_80-89
  *        IADD3 R1, R1, imm, RZ  /  VIADD R1, R1, imm  (unguarded R1 move)
  *   use  the base of LDL/STL, or the source of an R1 move
  * Any register operand overlapping R1 (R0:R1 pairs included) that is not
@@ -83,6 +85,32 @@ static int r1_move(const orion_sass_insn *x, int32_t *delta) {
   return 1;
 }
 
+static int guarded(const orion_sass_insn *x) { return x->guard != ORION_SASS_PT || x->guard_neg; }
+
+/* Whether x sets its destination to c[0x0][X] and nothing else: LDC, a
+ * MOV with every byte lane (bits 72-75 all set), or an IMAD of RZ * RZ
+ * plus the constant with no carry in (!PT); unguarded. */
+static int const_load(const orion_sass_insn *x) {
+  if (!x->has_cbank || x->cbank != 0 || guarded(x))
+    return 0;
+  if (x->op == ORION_SASS_OP_LDC)
+    return 1;
+  if (x->op == ORION_SASS_OP_MOV)
+    return ((x->rest.hi >> 8) & 0xf) == 0xf;
+  if (x->op != ORION_SASS_OP_IMAD)
+    return 0;
+  for (unsigned i = 0; i < x->nregs; i++) {
+    const orion_sass_reg *g = &x->regs[i];
+    if (g->def)
+      continue;
+    if (g->file == ORION_SASS_R && g->num != ORION_SASS_RZ)
+      return 0;
+    if (g->file == ORION_SASS_P && !(g->num == ORION_SASS_PT && g->neg))
+      return 0;
+  }
+  return 1;
+}
+
 static int add_slot(fn_rec *r, size_t *cap, int32_t off, unsigned bytes, int store) {
   for (size_t i = 0; i < r->pub.n_slots; i++)
     if (r->slots[i].off == off && r->slots[i].bytes == bytes) {
@@ -113,7 +141,6 @@ static int ends_block(const orion_sass_insn *x) {
   return x->cls == ORION_SASS_BRANCH || x->cls == ORION_SASS_EXIT || x->cls == ORION_SASS_RET;
 }
 
-static int guarded(const orion_sass_insn *x) { return x->guard != ORION_SASS_PT || x->guard_neg; }
 
 /* The scan of one function's instructions by analyze_fn. */
 typedef struct {
@@ -181,7 +208,7 @@ static orion_status scan_call(fn_rec *r, fn_scan *s, const orion_sass_insn *x, u
   return ORION_OK;
 }
 
-/* Every other use of R1: its LDC set-up, or what makes the function unsafe
+/* Every other use of R1: its load at the entry, or what makes the function unsafe
  * (R1 written otherwise, or read but as a local access's base). */
 static void scan_r1_uses(fn_rec *r, const fn_scan *s, const orion_sass_insn *x, uint64_t at, int is_local) {
   orion_sassrw_func *p = &r->pub;
@@ -190,7 +217,7 @@ static void scan_r1_uses(fn_rec *r, const fn_scan *s, const orion_sass_insn *x, 
     if (!touches_r1(g))
       continue;
     if (g->def) {
-      if (x->op == ORION_SASS_OP_LDC && is_r1(g) && x->cbank == 0 && !guarded(x) && p->r1_init_at < 0) {
+      if (const_load(x) && is_r1(g) && p->r1_init_at < 0) {
         p->r1_init_cbank = x->cbank_off;
         p->r1_init_at = (int64_t)at;
         if (!s->in_entry || s->seen_local)
@@ -279,7 +306,7 @@ static void count_blocks(orion_sassrw_func *p, const orion_sass_insn *in, const 
 /* Analyse function fi; text = its code, up to where another function's
  * code starts (a kernel's symbol spans the functions it calls, placed
  * after its own code: their instructions are theirs, not the kernel's). */
-static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
+static orion_status analyze_fn(const orion_cubin *c, size_t fi, unsigned sm, fn_rec *r) {
   fn_scan s;
   memset(&s, 0, sizeof s);
   s.c = c;
@@ -311,7 +338,7 @@ static orion_status analyze_fn(const orion_cubin *c, size_t fi, fn_rec *r) {
     s.leader[0] = 1;
   s.in_entry = 1;
   for (size_t i = 0; i < n && st == ORION_OK; i++) {
-    if (orion_sass_decode(orion_sass_word_load(text + i * 16), &in[i]) != ORION_OK) {
+    if (orion_sass_decode_arch(orion_sass_word_load(text + i * 16), sm, &in[i]) != ORION_OK) {
       unsafe(r, "%s", i * 16, "unknown instruction");
       s.in_entry = 0;
       continue;
@@ -357,7 +384,7 @@ orion_status orion_sassrw_analyze(const orion_cubin *c, orion_sassrw **out) {
     return ORION_ERR_INVALID_ARG;
   orion_cubin_header h;
   orion_cubin_get_header(c, &h);
-  if (h.sm != 90)
+  if (!orion_sass_arch_supported(h.sm))
     return ORION_ERR_UNSUPPORTED_ARCH;
   orion_sassrw *a = calloc(1, sizeof *a);
   if (!a)
@@ -367,7 +394,7 @@ orion_status orion_sassrw_analyze(const orion_cubin *c, orion_sassrw **out) {
   unsigned char *state = calloc(a->n ? a->n : 1, 1);
   orion_status st = (a->f && state) ? ORION_OK : ORION_ERR_NOMEM;
   for (size_t i = 0; st == ORION_OK && i < a->n; i++)
-    st = analyze_fn(c, i, &a->f[i]);
+    st = analyze_fn(c, i, h.sm, &a->f[i]);
   if (st == ORION_OK) {
     for (size_t i = 0; i < a->n; i++)
       if (!state[i])

@@ -21,7 +21,7 @@
  *      against R1); the on-chip part's per-thread base goes to the first
  *      register above every one the tree's instructions name (with their
  *      widths).  ptxas names registers up to its count less three on
- *      sm_90 (the two above are not the program's: naming them stops the
+ *      sm_80-90 (the two above are not the program's: naming them stops the
  *      kernel with an illegal instruction), so that register usually
  *      needs the count raised by one: allowed where it allocates no more
  *      (registers go 8 at a time per thread) or stays within the caller's
@@ -61,9 +61,10 @@ static orion_status decode_depths(const orion_cubin *c, const sassrw_tree *t, si
     free(diff);
     return ORION_ERR_NOMEM;
   }
+  unsigned sm = sassrw_sm(c);
   for (size_t k = 0; k < *n; k++) {
     orion_sass_insn *x = &(*xs)[k];
-    if (orion_sass_decode(orion_sass_word_load(text + 16 * k), x) != ORION_OK) {
+    if (sassrw_decode(text + 16 * k, sm, x) != ORION_OK) {
       x->op = ORION_SASS_OP_COUNT; /* the analysis found none in a safe function */
       continue;
     }

@@ -11,15 +11,15 @@
  *      pieces appended after the prologue, which branches back), the kernel's
  *      R1 moves -> NOP (keeping stall, yield and wait mask; the scoreboards
  *      they set are dropped, and waiting on an idle scoreboard is a no-op),
- *      the kernel's first instruction (LDC R1) -> BRA to the prologue, and
- *      the prologue appended (11 instructions, below) and padded with NOPs
- *      to the section's alignment;
+ *      the kernel's first instruction (its load of R1) -> BRA to the
+ *      prologue, and the prologue appended (11 instructions on sm_90, 9 on
+ *      sm_80-89, below) and padded with NOPs to the section's alignment;
  *   4. apply: replace the text, grow the last function's symbol (and its
  *      .debug_frame FDE range) over the prologue, grow or add
  *      .nv.shared.<k>, zero the tree's frame and stack sizes.
- * Prologue (every register is dead at a kernel's entry; scoreboards 0-5
- * are set by the six variable-latency reads and the first IMAD waits on
- * all of them; stall 15 everywhere, as ORION_SASS_CTRL_SAFE):
+ * Prologue on sm_90 (every register is dead at a kernel's entry;
+ * scoreboards 0-5 are set by the six variable-latency reads and the first
+ * IMAD waits on all of them; stall 15 everywhere, as ORION_SASS_CTRL_SAFE):
  *   S2R R0, SR_TID.X ; S2R R2, SR_TID.Y ; S2R R3, SR_TID.Z
  *   S2R R4, SR_CgaCtaId ; LDC R5, c[0x0][0x0] ; LDC R6, c[0x0][0x4]
  *   IMAD R3, R3, R6, R2      (tid.z * ntid.y + tid.y)
@@ -27,7 +27,10 @@
  *   IMAD R3, R3, G, RZ
  *   IMAD R1, R4, 0x1000000, R3   (CTA rank << 24 | t * G)
  *   BRA <kernel + 0x10>
- * The LDC template is the kernel's own LDC R1, c[0x0][X].
+ * The LDC template is the kernel's own LDC R1, c[0x0][X].  On sm_80-89 (no
+ * clusters) there is no SR_CgaCtaId: the third IMAD writes R1 = t * G; the
+ * constants are loaded by the kernel's own MOV or IMAD.MOV.U32 of R1 as
+ * the template (fixed latency: no scoreboard).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,6 +62,17 @@ const char *orion_sassrw_granule_name(orion_sassrw_granule g) {
   return (unsigned)g < 3 ? granule_names[g] : NULL;
 }
 
+/* Whether the cubin has an allocated NOBITS section (the shared segment a
+ * new .nv.shared.<k> joins). */
+static int shared_segment(const orion_cubin *c) {
+  for (size_t i = 1; i < orion_cubin_section_count(c); i++) {
+    orion_cubin_section s;
+    if (!orion_cubin_get_section(c, i, &s) && s.type == 8 /* SHT_NOBITS */ && (s.flags & 2 /* SHF_ALLOC */))
+      return 1;
+  }
+  return 0;
+}
+
 /* Add .nv.shared.<k> for kernel f, size bytes. */
 static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64_t size,
                                      unsigned align) {
@@ -72,7 +86,7 @@ static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64
 
 static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   orion_sass_insn x;
-  orion_sass_decode(sassrw_w_nop, &x);
+  orion_sass_decode_arch(sassrw_w_nop, orig->sm, &x);
   x.ctrl = orig->ctrl;
   x.ctrl.wbar = 7;
   x.ctrl.rbar = 7;
@@ -80,45 +94,53 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   return x;
 }
 
+/* Instructions of the prologue on sm_<sm>, the BRA back included: sm_90
+ * adds the S2R of SR_CgaCtaId and the IMAD that puts the CTA rank in. */
+static unsigned prologue_len(unsigned sm) { return sm == 90 ? PROLOGUE : PROLOGUE - 2; }
+
 /* Build the prologue at byte offset `at` of the section into out (n * 16
  * bytes): the region's per-thread base into register base, then, n =
- * PROLOGUE: nothing more (base is R1); n = PROLOGUE + 1: the kernel's own
- * LDC of R1 (base is another register, R1 stays the stack pointer).  It
- * returns to `back`. */
-static orion_status prologue(const orion_sass_insn *ldc_r1, unsigned gran, unsigned base, unsigned n,
+ * prologue_len: nothing more (base is R1); n = prologue_len + 1: the
+ * kernel's own load of R1 (base is another register, R1 stays the stack
+ * pointer).  It returns to `back`.  r1_init, the kernel's first
+ * instruction (it loads R1 from c[0x0][X]), is the template of the loads
+ * of c[0x0][0x0] and c[0x0][0x4]; every variable-latency result gets a
+ * scoreboard of its own, which the first IMAD waits on. */
+static orion_status prologue(const orion_sass_insn *r1_init, unsigned gran, unsigned base, unsigned n,
                              uint64_t at, uint64_t back, unsigned char *out) {
+  unsigned sm = r1_init->sm, np = 0, cga = sm == 90;
   orion_sass_insn p[PROLOGUE];
   orion_status st = ORION_OK;
   static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, SR_CGACTAID};
   static const unsigned rd[4] = {0, 2, 3, 4};
-  for (unsigned k = 0; k < 4 && st == ORION_OK; k++)
-    st = orion_sass_make_s2r(rd[k], sr[k], &p[k]);
-  for (unsigned k = 0; k < 2; k++) { /* LDC R5, c[0x0][0x0] ; LDC R6, c[0x0][0x4] */
-    p[4 + k] = *ldc_r1;
-    for (unsigned i = 0; i < p[4 + k].nregs; i++)
-      if (p[4 + k].regs[i].def && p[4 + k].regs[i].file == ORION_SASS_R)
-        p[4 + k].regs[i].num = (uint8_t)(5 + k);
-    p[4 + k].cbank_off = (int32_t)(4 * k);
-    p[4 + k].ctrl = ORION_SASS_CTRL_SAFE;
+  for (unsigned k = 0; k < 3 + cga && st == ORION_OK; k++)
+    st = orion_sass_make_s2r(rd[k], sr[k], &p[np++]);
+  for (unsigned k = 0; k < 2; k++, np++) { /* R5 = c[0x0][0x0] ; R6 = c[0x0][0x4] */
+    p[np] = *r1_init;
+    for (unsigned i = 0; i < p[np].nregs; i++)
+      if (p[np].regs[i].def && p[np].regs[i].file == ORION_SASS_R)
+        p[np].regs[i].num = (uint8_t)(5 + k);
+    p[np].cbank_off = (int32_t)(4 * k);
+    p[np].ctrl = ORION_SASS_CTRL_SAFE;
   }
-  for (unsigned k = 0; k < 6; k++) {
-    p[k].ctrl.wbar = (uint8_t)k;
+  for (unsigned k = 0; k < np; k++) {
+    p[k].ctrl.wbar = orion_sass_op_varlat(p[k].op) ? (uint8_t)k : 7;
     p[k].ctrl.wait = 0;
   }
   if (st == ORION_OK)
-    st = orion_sass_make_imad(3, 3, 6, 2, &p[6]);
+    st = orion_sass_make_imad(3, 3, 6, 2, &p[np++]);
   if (st == ORION_OK)
-    st = orion_sass_make_imad(3, 3, 5, 0, &p[7]);
+    st = orion_sass_make_imad(3, 3, 5, 0, &p[np++]);
   if (st == ORION_OK)
-    st = orion_sass_make_imad_imm(3, 3, gran, ORION_SASS_RZ, &p[8]);
+    st = orion_sass_make_imad_imm(cga ? 3 : base, 3, gran, ORION_SASS_RZ, &p[np++]);
+  if (st == ORION_OK && cga)
+    st = orion_sass_make_imad_imm(base, 4, 0x1000000u, 3, &p[np++]);
+  if (n == np + 2)
+    p[np++] = *r1_init;
+  for (unsigned k = 0; st == ORION_OK && k < np; k++)
+    st = sassrw_enc(&p[k], sm, out + 16 * k);
   if (st == ORION_OK)
-    st = orion_sass_make_imad_imm(base, 4, 0x1000000u, 3, &p[9]);
-  if (n == PROLOGUE + 1)
-    p[10] = *ldc_r1;
-  for (unsigned k = 0; st == ORION_OK && k < n - 1; k++)
-    st = sassrw_enc(&p[k], out + 16 * k);
-  if (st == ORION_OK)
-    st = sassrw_bra(at + 16 * (n - 1), back, ORION_SASS_CTRL_SAFE, out + 16 * (n - 1));
+    st = sassrw_bra(at + 16 * np, back, ORION_SASS_CTRL_SAFE, sm, out + 16 * np);
   return st;
 }
 
@@ -164,12 +186,12 @@ static long rewrite_fn(const orion_cubin *c, size_t func, int is_kernel, sassrw_
   for (size_t at = 0; at < size; at += 16) {
     unsigned char *dst = code + f.value + at;
     orion_sass_insn x, y;
-    if (orion_sass_decode(orion_sass_word_load(text + at), &x) != ORION_OK)
+    if (sassrw_decode(text + at, pl->sm, &x) != ORION_OK)
       continue; /* the analysis found none in a safe function */
     orion_status st = ORION_OK;
     if (is_kernel && at > 0 && pl->base == ORION_SASS_SP && is_r1_move(&x)) {
       y = nop_like(&x);
-      st = sassrw_enc(&y, dst);
+      st = sassrw_enc(&y, pl->sm, dst);
     } else if (x.op == ORION_SASS_OP_LDL || x.op == ORION_SASS_OP_STL) {
       st = sassrw_place_access(&x, func, pl, f.value + at, stub, code);
       moved++;
@@ -200,6 +222,7 @@ typedef struct {
   unsigned base;     /* the region's base register: R1 unless partial */
   unsigned regcount; /* the kernel's register count after the rewrite */
   unsigned prologue_n;
+  unsigned sm;       /* the cubin's architecture */
   orion_status st;
   size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved, local_acc;
   unsigned gran;
@@ -249,7 +272,7 @@ static int refuse_section(rw_kernel *k) {
   if (!k->n_local)
     STOP("no local-memory accesses: nothing to move");
   if (k->fr->r1_init_at != 0 || k->fr->r1_moves_outside_entry)
-    STOP("R1 is not set up by an LDC at the first instruction and entry moves only");
+    STOP("R1 is not set up by a load at the first instruction and entry moves only");
   if (k->F <= 0)
     STOP("no frame reserved by the entry's R1 moves");
   if (!k->opts->no_dynamic_smem)
@@ -285,8 +308,11 @@ static int refuse(rw_kernel *k) {
   }
   if (k->thr <= 0)
     STOP("no maximum block size (launch bounds / .maxntid)");
-  if (!f->shared && !orion_cubin_find_section(k->c, ".nv.shared.reserved.0"))
+  if (!f->shared && k->sm == 90 && !orion_cubin_find_section(k->c, ".nv.shared.reserved.0"))
     STOP("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
+  if (!f->shared && k->sm != 90 && !shared_segment(k->c))
+    STOP("no .nv.shared section and no shared segment to place one in (no kernel of the cubin uses "
+         "shared memory)");
 
   if ((unsigned)k->opts->granule > ORION_SASSRW_GRANULE_WIDE)
     FAIL(ORION_ERR_INVALID_ARG);
@@ -350,7 +376,7 @@ static int lay_out_partial(rw_kernel *k, uint32_t limit) {
          " allocated (assemble one register lower)",
          k->part.top_gpr + 1, k->part.top_gpr + 4, (k->f.regcount + 7) & ~(int64_t)7);
   }
-  k->prologue_n = PROLOGUE + 1; /* R1 stays the stack pointer */
+  k->prologue_n = prologue_len(k->sm) + 1; /* R1 stays the stack pointer */
   k->partial = 1;
   k->chunks = k->part.k;
   k->bytes = k->chunks * per;
@@ -385,7 +411,9 @@ static int lay_out(rw_kernel *k) {
   }
   if (pick_layout(k))
     return 1;
-  k->region = k->f.shared ? (uint32_t)((k->f.shared_size + 15) & ~(uint64_t)15) : SM90_RESERVED_SMEM;
+  k->region = k->f.shared ? (uint32_t)((k->f.shared_size + 15) & ~(uint64_t)15)
+               : k->sm == 90 ? SM90_RESERVED_SMEM
+                             : 0;
   k->chunks = k->tree.region[k->layout];
   k->bytes = k->chunks * (uint64_t)k->thr * k->gran;
   uint32_t limit = k->opts->smem_limit && k->opts->smem_limit < STATIC_SMEM_MAX ? k->opts->smem_limit
@@ -411,7 +439,7 @@ static int build(rw_kernel *k) {
   uint64_t align = k->ts.addralign > 16 ? k->ts.addralign : 16;
   k->P0 = k->ts.size;
   if (!k->prologue_n)
-    k->prologue_n = PROLOGUE;
+    k->prologue_n = prologue_len(k->sm);
   k->nsz = (k->P0 + (k->prologue_n + k->stub_insns) * 16 + align - 1) / align * align;
   if (!(k->code = malloc(k->nsz)))
     FAIL(ORION_ERR_NOMEM);
@@ -419,11 +447,11 @@ static int build(rw_kernel *k) {
   memcpy(code, k->ts.data, k->ts.size);
   for (uint64_t o = k->P0; o < k->nsz; o += 16)
     orion_sass_word_store(sassrw_w_nop, code + o);
-  orion_sass_insn ldc;
-  if (orion_sass_decode(orion_sass_word_load(code), &ldc) != ORION_OK)
+  orion_sass_insn r1_init;
+  if (sassrw_decode(code, k->sm, &r1_init) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);
-  if ((k->st = prologue(&ldc, k->gran, k->base, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
-      (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, code)) != ORION_OK) {
+  if ((k->st = prologue(&r1_init, k->gran, k->base, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
+      (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, k->sm, code)) != ORION_OK) {
     orion_status e = k->st;
     k->st = ORION_OK; /* nothing changed yet: a refusal */
     STOP("prologue does not encode: %s", orion_strerror(e));
@@ -435,7 +463,8 @@ static int build(rw_kernel *k) {
                        .region = k->region,
                        .thr = (uint64_t)k->thr,
                        .part = k->partial ? &k->part : NULL,
-                       .base = k->base};
+                       .base = k->base,
+                       .sm = k->sm};
   for (size_t i = 0; i < t->n; i++) {
     uint64_t bad = 0;
     long m = rewrite_fn(k->c, t->funcs[i], t->funcs[i] == k->func, &pl, &stub, code, &k->st, &bad);
@@ -450,7 +479,7 @@ static int build(rw_kernel *k) {
     orion_cubin_func g;
     orion_cubin_get_func(k->c, t->funcs[t->sites[j].fi], &g);
     uint64_t call = g.value + 16 * t->sites[j].call;
-    if ((k->st = sassrw_emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, &stub, code)) !=
+    if ((k->st = sassrw_emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, k->sm, &stub, code)) !=
         ORION_OK) {
       orion_status e = k->st;
       k->st = ORION_OK;
@@ -628,6 +657,7 @@ orion_status orion_sassrw_rewrite_kernel(orion_cubin *c, const orion_sassrw *a, 
   memset(&k, 0, sizeof k);
   k.c = c, k.a = a, k.func = func, k.opts = opts, k.res = res;
   k.base = ORION_SASS_SP;
+  k.sm = sassrw_sm(c);
   k.fr = orion_sassrw_get(a, func);
   if (!k.fr || orion_cubin_get_func(c, func, &k.f))
     return ORION_ERR_INVALID_ARG;

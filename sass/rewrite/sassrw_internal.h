@@ -133,7 +133,7 @@ typedef struct sassrw_placing {
   uint32_t region;
   uint64_t thr;
   const sassrw_part *part;
-  unsigned base;
+  unsigned base, sm;
   size_t local, stubs; /* out: accesses (or pieces) left local; split accesses */
 } sassrw_placing;
 /* Rewrite frame access x (an LDL/STL of tree function func at byte `at`
@@ -142,16 +142,20 @@ typedef struct sassrw_placing {
 orion_status sassrw_place_access(const orion_sass_insn *x, size_t func, sassrw_placing *pl, uint64_t at,
                                  uint64_t *stub, unsigned char *code);
 
-/* sass/rewrite/emit.c: NOP and BRA (to itself) as ptxas 13 emits them for
- * sm_90; encode x at dst; an unguarded BRA at byte `at` to `to` with
- * control bits ctrl. */
-extern const orion_sass_word sassrw_w_nop, sassrw_w_bra;
-orion_status sassrw_enc(const orion_sass_insn *x, unsigned char *dst);
-orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned char *dst);
+/* sass/rewrite/emit.c: the cubin's architecture (80, 86, 89 or 90); the
+ * instruction at `at` decoded for sm_<sm>; NOP as ptxas 13 emits it (the
+ * same word on all four); x encoded for sm_<sm> at dst (a builder's sm_90
+ * instruction moved there by orion_sass_set_arch); an unguarded BRA at
+ * byte `at` to `to` with control bits ctrl. */
+extern const orion_sass_word sassrw_w_nop;
+unsigned sassrw_sm(const orion_cubin *c);
+orion_status sassrw_decode(const unsigned char *at, unsigned sm, orion_sass_insn *x);
+orion_status sassrw_enc(const orion_sass_insn *x, unsigned sm, unsigned char *dst);
+orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned sm, unsigned char *dst);
 /* sass/rewrite/callsite.c: the two stubs of MOVES site s at *stub (the CALL
  * at byte `call` of the section, the region at `region`, thr threads, G-byte
  * granules); *stub moves past them. */
 orion_status sassrw_emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
-                              uint64_t *stub, unsigned char *code);
+                              unsigned sm, uint64_t *stub, unsigned char *code);
 
 #endif

@@ -164,10 +164,11 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
   L->call_to = malloc(n * sizeof *L->call_to);
   if (!L->in || !L->use || !L->def || !L->wr || !L->mdef || !L->touched || !L->priv || !L->succ || !L->call_at || !L->call_to)
     return -1;
+  unsigned sm = sassrw_sm(c);
   for (size_t i = 0; i < L->n; i++) {
     orion_sass_insn x;
     uint32_t *s = &L->succ[2 * i];
-    if (orion_sass_decode(orion_sass_word_load(text + 16 * i), &x) != ORION_OK)
+    if (sassrw_decode(text + 16 * i, sm, &x) != ORION_OK)
       return -1; /* a safe function decodes fully */
     int guarded = x.guard != ORION_SASS_PT || x.guard_neg;
     size_t to;

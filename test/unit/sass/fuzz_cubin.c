@@ -12,7 +12,7 @@
  *    again, and writing that is idempotent;
  *  - the frame-to-shared rewrite (`orion-sass rewrite --smem-frame
  *    --no-dynamic-smem --block 128`: sass/rewrite/frame.c, stack.c, rewrite.c) on
- *    every kernel of an sm_90 input refuses or succeeds without touching
+ *    every kernel of an sm_80, sm_86, sm_89 or sm_90 input refuses or succeeds without touching
  *    memory outside its buffers; after successful rewrites the cubin is
  *    written, parses again and can be analysed again; once more with
  *    partial placement and slot colouring (--partial --colour) below a

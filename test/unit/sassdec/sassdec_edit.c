@@ -4,8 +4,8 @@
  * usage: sassdec_edit OUT.bin [OUT80.bin]
  *
  * Writes one instruction per builder / edit of include/orion/sass.h to
- * OUT.bin (16 bytes each) for `nvdisasm --binary SM90`, and retargeted
- * sm_80 branches to OUT80.bin for `nvdisasm --binary SM80`, which
+ * OUT.bin (16 bytes each) for `nvdisasm --binary SM90`, and sm_80 edits
+ * (retargeted branches, the builders' instructions moved to sm_80) to OUT80.bin for `nvdisasm --binary SM80`, which
  * test/lit/sass/encode-edits.test reads back and compares with the text the
  * edit means.  Before writing, every instruction is decoded again and its
  * fields compared with what was asked (operands, offsets, targets, control
@@ -156,6 +156,33 @@ static void sm80_edits(void) {
   y = dec_arch(0x0000000a00007348ull, 0x003fde0003800000ull, 86); /* WARPSYNC R10 */
   EXPECT(y.op == ORION_SASS_OP_WARPSYNC_R && y.nregs == 1 && y.regs[0].num == 10 && !y.has_target,
          "sm_86 WARPSYNC R10");
+
+  /* 0x40 ..: the builders' instructions moved to sm_80 (orion_sass_set_arch),
+   * as the rewrite writes them into sm_80-89 code, and an sm_80 spill
+   * split in pieces (orion_sass_local_piece). */
+  static const char *const built[] = {"LDS", "STS", "S2R", "IMAD imm", "IMAD", "IADD3 imm", "MOV"};
+  for (unsigned i = 0; i < sizeof built / sizeof *built; i++) {
+    orion_status st = i == 0   ? orion_sass_make_lds(25, 4, 1, 0x804, &x)
+                      : i == 1 ? orion_sass_make_sts(1, 0x2c00, 4, 8, &x)
+                      : i == 2 ? orion_sass_make_s2r(3, ORION_SASS_SR_TID_Z, &x)
+                      : i == 3 ? orion_sass_make_imad_imm(1, 3, 0x8, ORION_SASS_RZ, &x)
+                      : i == 4 ? orion_sass_make_imad(3, 3, 6, 2, &x)
+                      : i == 5 ? orion_sass_make_iadd3_imm(1, 1, (uint32_t)-0xa8, ORION_SASS_RZ, &x)
+                               : orion_sass_make_mov(3, 4, &x);
+    if (st == ORION_OK)
+      st = orion_sass_set_arch(&x, 80);
+    emit(built[i], st, &x);
+  }
+  x = dec_arch(0x00000800011c7983ull, 0x007ea80000100a00ull, 80); /* LDL.64 R28, [R1+0x8] */
+  EXPECT(x.op == ORION_SASS_OP_LDL && x.mem_off == 8 && x.mem_bytes == 8, "sm_80 LDL.64");
+  emit("sm_80 LDL piece", orion_sass_local_piece(&x, 0xc, 4, 29, &y), &y); /* LDL R29, [R1+0xc] */
+  y = x;
+  EXPECT(orion_sass_set_arch(&y, 75) == ORION_ERR_UNSUPPORTED_ARCH && !memcmp(&x, &y, sizeof x),
+         "set_arch to sm_75 refused, the instruction unchanged");
+  x = dec(0x0000000402007981ull, 0x000ea4000c1e1900ull); /* sm_90 LDG: the descriptor is printed */
+  y = x;
+  EXPECT(orion_sass_set_arch(&y, 80) == ORION_ERR_RANGE && !memcmp(&x, &y, sizeof x),
+         "sm_90 LDG is not moved to sm_80 (another operand layout)");
 }
 
 int main(int argc, char **argv) {

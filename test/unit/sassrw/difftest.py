@@ -12,11 +12,14 @@ per text section of a rewritten kernel (its call tree), address by address
 of the `nvdisasm -c` listing:
   - nothing moved: every old instruction is at its old address, with its old
     annotation, and a function the rewrite left alone is identical;
-  - the kernel's first instruction (LDC R1) became a BRA to the 10-
-    instruction prologue (S2R SR_TID.X/Y/Z, S2R SR_CgaCtaId, LDC
-    c[0x0][0x0]/[0x4], three IMADs, IMAD R1) appended at the old end of the
-    section, followed by a BRA back to the kernel's second instruction and
-    NOP padding; the kernel's R1 moves became NOPs (partial: see below);
+  - the kernel's first instruction (LDC R1 on sm_90; MOV or IMAD.MOV.U32
+    R1 from c[0x0][X] on sm_80-89) became a BRA to the 10-instruction
+    prologue (S2R SR_TID.X/Y/Z, S2R SR_CgaCtaId, LDC c[0x0][0x0]/[0x4],
+    three IMADs, IMAD R1; on sm_80-89, which have no clusters, 8: no
+    SR_CgaCtaId, the constants loaded by the kernel's own instruction, the
+    third IMAD writes R1) appended at the old end of the section, followed
+    by a BRA back to the kernel's second instruction and NOP padding; the
+    kernel's R1 moves became NOPs (partial: see below);
   - every other changed line is LDL/STL [R1+off] -> LDS/STS [R1+off'] with
     the same guard, data registers and width, off' = region + p * N * G +
     off % G: with --layout ptxas p = off / G; with the default layout p is
@@ -50,8 +53,8 @@ of the `nvdisasm -c` listing:
   - and a fifth and sixth time with --partial --smem-limit 0x1000
     --reg-limit 255 (and --granule wide): where the report says the
     rewrite is partial, on-chip accesses use the reported base register
-    Rb instead of R1, the prologue's IMAD writes Rb and is followed by the
-    old LDC R1, c[0x0][X], the R1 moves stay, Rb is named by no old
+    Rb instead of R1, the prologue's last IMAD writes Rb and is followed by
+    the kernel's own load of R1, the R1 moves stay, Rb is named by no old
     instruction, and an access stays as it was (or a split piece is the
     LDL/STL [R1+off+4j] of its word, same guard and register); a granule
     is either always local or always at one on-chip slot, below the
@@ -88,8 +91,21 @@ PROLOGUE = [
     r"IMAD R3, R3, R6, R2",
     r"IMAD R3, R3, R5, R0",
     r"IMAD(\.SHL)? R3, R3, 0x{g}, RZ",
-    r"IMAD R1, R4, 0x1000000, R3",
+    r"IMAD {b}, R4, 0x1000000, R3",
 ]
+# sm_80-89: no clusters; c[0x0][0x0]/[0x4] loaded as the kernel loads R1
+PROLOGUE_80 = [
+    r"S2R R0, SR_TID\.X",
+    r"S2R R2, SR_TID\.Y",
+    r"S2R R3, SR_TID\.Z",
+    r"(MOV R5, c\[0x0\]\[0x0\]|IMAD\.MOV\.U32 R5, RZ, RZ, c\[0x0\]\[0x0\])",
+    r"(MOV R6, c\[0x0\]\[0x4\]|IMAD\.MOV\.U32 R6, RZ, RZ, c\[0x0\]\[0x4\])",
+    r"IMAD R3, R3, R6, R2",
+    r"IMAD R3, R3, R5, R0",
+    r"IMAD(\.SHL)? {b}, R3, 0x{g}, RZ",
+]
+R1_INIT = re.compile(r"(LDC R1, c\[0x0\]\[0x[0-9a-f]+\]|MOV R1, c\[0x0\]\[0x[0-9a-f]+\]|"
+                     r"IMAD\.MOV\.U32 R1, RZ, RZ, c\[0x0\]\[0x[0-9a-f]+\])")
 LOCAL = re.compile(r"^(@!?P\d )?(LDL|STL)((?:\.LU)?)((?:\.64|\.128)?) (.*)$")
 REG = re.compile(r"\bR(\d+|Z)\b")
 MEMOP = re.compile(r"\[R1(?:\+(-?0x[0-9a-f]+))?\]")
@@ -238,14 +254,16 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     onchip = memop(base)
     if partial and any(re.search(r"\b%s\b" % base, t) for t, _ in o.values()):
         return "base register %s is named by the original code" % base
-    ldc = re.fullmatch(r"LDC R1, c\[0x0\]\[(0x[0-9a-f]+)\]", o.get(0, ("",))[0])
-    pats = PROLOGUE[:-1] + [r"IMAD %s, R4, 0x1000000, R3" % base]
+    init = o.get(0, ("",))[0]
+    if not R1_INIT.fullmatch(init):
+        return "the old first instruction '%s' does not load R1 from c[0x0][X]" % init
+    pats = list(PROLOGUE if rep["sm"] == 90 else PROLOGUE_80)
     if partial:
-        pats.append(r"LDC R1, c\[0x0\]\[%s\]" % (ldc.group(1) if ldc else "?"))
+        pats.append(re.escape(init))
     npro = len(pats)
     pro = [w.get(end + 16 * k, ("<none>",))[0] for k in range(npro + 1)]
     for k, pat in enumerate(pats):
-        if not re.fullmatch(pat.format(g="%x" % g), pro[k]):
+        if not re.fullmatch(pat.format(g="%x" % g, b=base), pro[k]):
             return "prologue line %d at 0x%x is '%s', expected /%s/" % (k, end + 16 * k, pro[k], pat)
     mb = bra.fullmatch(pro[-1])
     if not mb or int(mb.group(1), 16) != 0x10:
@@ -532,11 +550,13 @@ def main():
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = calls = split = moved = partial = 0
+    total = added = calls = split = moved = partial = sm90 = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         run([sass, "frame", cubin])
         info0 = run([sass, "info", cubin])
+        sm = int(re.search(r": sm_(\d+),", info0).group(1))
+        sm90 += sm == 90
         had_shared = set(re.findall(r"\.nv\.shared\.(\S+)", run(["readelf", "-SW", cubin])))
         had_bounds = {k for k, t in re.findall(r"^kernel (\S+): .* max-threads (\S+)", info0, re.M) if t != "-"}
         section = {}  # function -> its text section
@@ -566,6 +586,7 @@ def main():
             done = set()
             for k, rep in reps.items():
                 rep["colour"] = "--colour" in extra
+                rep["sm"] = sm
                 names = [f for f in old if section.get(f) == section.get(k)]
                 if len(names) != rep["funcs"]:
                     sys.exit("FAIL: %s: %s: %d functions in its section, report says %d" % (rw, k, len(names), rep["funcs"]))
@@ -602,8 +623,8 @@ def main():
                     sys.exit("FAIL: %s: %s changed although not rewritten" % (rw, f))
     if not total:
         sys.exit("FAIL: no kernel was rewritten")
-    if not added and not anything:
-        sys.exit("FAIL: no kernel got a new .nv.shared section")
+    if not added and not anything and sm90:
+        sys.exit("FAIL: no sm_90 kernel got a new .nv.shared section")
     if not calls and not anything:
         sys.exit("FAIL: no kernel with calls was rewritten")
     if not split and not anything:

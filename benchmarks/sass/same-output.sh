@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# same-output.sh - two builds of orion-sass against each other: every
+# sm_90 cubin given (or listed, one path per line, on stdin with "-") is
+# rewritten by both with six option sets (default; --layout ptxas;
+# --granule split; --layout moves --min-heights; --partial --smem-limit
+# 0x1000 --reg-limit 255; --colour --partial --smem-limit 0x1000), and
+# the written cubins and the printed reports must be byte-identical.  For
+# a change meant to leave sm_90 output alone; no GPU.
+#
+#   same-output.sh OLD_ORION_SASS NEW_ORION_SASS (CUBIN... | -)
+#
+# Prints "kernel rewrites R; runs compared N, identical I, different D"
+# and one DIFF line per difference; exit 1 if any.
+set -uo pipefail
+[ $# -ge 3 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+old=$1 new=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ "$1" = - ]; then mapfile -t cubins; else cubins=("$@"); fi
+rw=0 n=0 same=0 diff=0
+for c in "${cubins[@]}"; do
+  sm=$("$new" info "$c" 2>/dev/null | head -1 | grep -o ': sm_[0-9]*' | tr -d ': ')
+  [ "$sm" = sm_90 ] || continue
+  for opts in "" "--layout ptxas" "--granule split" "--layout moves --min-heights" \
+    "--partial --smem-limit 0x1000 --reg-limit 255" "--colour --partial --smem-limit 0x1000"; do
+    # shellcheck disable=SC2086
+    "$old" rewrite --smem-frame --no-dynamic-smem --block 128 $opts "$c" -o "$tmp/old.cubin" >"$tmp/old.txt" 2>&1
+    # shellcheck disable=SC2086
+    "$new" rewrite --smem-frame --no-dynamic-smem --block 128 $opts "$c" -o "$tmp/new.cubin" >"$tmp/new.txt" 2>&1
+    n=$((n + 1))
+    rw=$((rw + $(grep -c "rewritten:" "$tmp/new.txt")))
+    if cmp -s "$tmp/old.cubin" "$tmp/new.cubin" && cmp -s "$tmp/old.txt" "$tmp/new.txt"; then
+      same=$((same + 1))
+    else
+      diff=$((diff + 1))
+      echo "DIFF: $c $opts"
+    fi
+  done
+done
+echo "kernel rewrites $rw; runs compared $n, identical $same, different $diff"
+[ "$diff" -eq 0 ]
