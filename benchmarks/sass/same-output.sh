@@ -10,7 +10,10 @@
 #   same-output.sh OLD_ORION_SASS NEW_ORION_SASS (CUBIN... | -)
 #
 # Prints "kernel rewrites R; runs compared N, identical I, different D"
-# and one DIFF line per difference; exit 1 if any.
+# and one DIFF line per difference; over the kernels of the differing
+# runs, the shared region each gets (bytes per block, the report's
+# [start, end)) is summed, old and new: smaller, larger, same.  Exit 1 if
+# any run differs.
 set -uo pipefail
 [ $# -ge 3 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 old=$1 new=$2
@@ -19,6 +22,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ "$1" = - ]; then mapfile -t cubins; else cubins=("$@"); fi
 rw=0 n=0 same=0 diff=0
+: >"$tmp/regions"
+# regions OLD NEW: per kernel rewritten in both, "old new" region bytes
+regions() {
+  join <(sed -n 's/^\([^ :]*\): rewritten: .*shared \[0x\([0-9a-f]*\), 0x\([0-9a-f]*\)).*/\1 \2 \3/p' "$1" | sort) \
+       <(sed -n 's/^\([^ :]*\): rewritten: .*shared \[0x\([0-9a-f]*\), 0x\([0-9a-f]*\)).*/\1 \2 \3/p' "$2" | sort) |
+    while read -r _ a b c d; do echo $((16#$b - 16#$a)) $((16#$d - 16#$c)); done
+}
 for c in "${cubins[@]}"; do
   sm=$("$new" info "$c" 2>/dev/null | head -1 | grep -o ': sm_[0-9]*' | tr -d ': ')
   [ "$sm" = sm_90 ] || continue
@@ -35,8 +45,14 @@ for c in "${cubins[@]}"; do
     else
       diff=$((diff + 1))
       echo "DIFF: $c $opts"
+      regions "$tmp/old.txt" "$tmp/new.txt" >>"$tmp/regions"
     fi
   done
 done
 echo "kernel rewrites $rw; runs compared $n, identical $same, different $diff"
+if [ -s "$tmp/regions" ]; then
+  awk '{o += $1; w += $2; s += $2 < $1; l += $2 > $1; e += $2 == $1}
+       END {printf "differing reports: %d kernels, region bytes %d -> %d (%d smaller, %d larger, %d same)\n",
+            NR, o, w, s, l, e}' "$tmp/regions"
+fi
 [ "$diff" -eq 0 ]

@@ -81,7 +81,7 @@ static int decode(const orion_cubin *c, const sassrw_tree *t, size_t i, fn_regs 
   const unsigned char *text;
   size_t size;
   orion_cubin_func f;
-  if (orion_cubin_func_text(c, t->funcs[i], &text, &size) || orion_cubin_get_func(c, t->funcs[i], &f))
+  if (orion_cubin_func_own_text(c, t->funcs[i], &text, &size) || orion_cubin_get_func(c, t->funcs[i], &f))
     return -1;
   size_t n = size / 16, m = n ? n : 1;
   F->n = n;

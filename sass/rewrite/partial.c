@@ -51,7 +51,7 @@ static orion_status decode_depths(const orion_cubin *c, const sassrw_tree *t, si
                                   orion_sass_insn **xs, unsigned **depth, size_t *n) {
   const unsigned char *text;
   size_t size;
-  if (orion_cubin_get_func(c, t->funcs[ti], f) || orion_cubin_func_text(c, t->funcs[ti], &text, &size))
+  if (orion_cubin_get_func(c, t->funcs[ti], f) || orion_cubin_func_own_text(c, t->funcs[ti], &text, &size))
     return ORION_ERR_INTERNAL;
   *n = size / 16;
   *xs = calloc(*n ? *n : 1, sizeof **xs);

@@ -148,7 +148,7 @@ static int decode_fn(const orion_cubin *c, fn_live *L, uint32_t G, uint32_t nb, 
   const unsigned char *text;
   size_t size;
   orion_cubin_func f;
-  if (orion_cubin_func_text(c, L->func, &text, &size) || orion_cubin_get_func(c, L->func, &f))
+  if (orion_cubin_func_own_text(c, L->func, &text, &size) || orion_cubin_get_func(c, L->func, &f))
     return -1;
   L->n = size / 16;
   size_t n = L->n ? L->n : 1;

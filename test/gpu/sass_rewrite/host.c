@@ -9,10 +9,12 @@
  * float *in, int n, int iters) and spill8(double *, const double *, int,
  * int) of spill_smem.cu, calls(float *, const float *, int) of calls.cu,
  * all __launch_bounds__(128), and heavy(float4 *, const float4 *, int) of
- * test/lit/e2e/spill-heavy.cu (rewritten for 128 threads).  At least one
- * must be present.
+ * test/lit/e2e/spill-heavy.cu (rewritten for 128 threads), and
+ * gauss_columns of benchmarks/programs/recursive_gauss.cu (rewritten for
+ * 128 threads; its slots move at its calls).  At least one must be present.
  * Block shapes 128x1x1, 32x2x2 and 16x3x2 (96 threads: fewer than the
- * maximum the region is sized for, and a 3-D index).  Exit 0 when every
+ * maximum the region is sized for, and a 3-D index); gauss_columns, which
+ * indexes x only, 128, 96 and 64 threads.  Exit 0 when every
  * output matches, 1 on a mismatch or a CUDA error, 77 without a GPU.
  */
 #include <cuda.h>
@@ -37,6 +39,56 @@ static int has_function(CUmodule mod, const char *name) {
   }
   free(fs);
   return found;
+}
+
+/* gauss_columns(int width, int height, const uint32_t *in, float4 *tmp,
+ * uint32_t *out, Coefs c) of recursive_gauss.cu in both modules, blocks
+ * of 128, 96 and 64 threads: out and tmp bit for bit.  Returns 1 on a
+ * mismatch, 0 when identical, -1 when the modules lack it. */
+static int run_gauss(CUmodule mod[2]) {
+  static const char name[] = "_Z13gauss_columnsiiPKjP6float4Pj5Coefs";
+  if (!has_function(mod[0], name))
+    return -1;
+  int w = 4096, h = 64, bad = 0;
+  size_t px = (size_t)w * h, ob = px * 4, tb = px * 16;
+  uint32_t *hin = malloc(ob), *hout[2] = {malloc(ob), malloc(ob)};
+  unsigned char *htmp[2] = {malloc(tb), malloc(tb)};
+  unsigned s = 777u;
+  for (size_t i = 0; i < px; i++)
+    hin[i] = s = s * 1664525u + 1013904223u;
+  float c[14];
+  for (int i = 0; i < 14; i++)
+    c[i] = 0.05f * (float)(i % 5) - 0.07f * (float)(i % 3) + (i >= 12 ? 1.0f : 0.0f);
+  CUdeviceptr din, dtmp, dout;
+  CK(cuMemAlloc(&din, ob));
+  CK(cuMemAlloc(&dtmp, tb));
+  CK(cuMemAlloc(&dout, ob));
+  CK(cuMemcpyHtoD(din, hin, ob));
+  for (unsigned nt = 128; nt >= 64; nt -= 32) {
+    for (int m = 0; m < 2; m++) {
+      CUfunction fn;
+      CK(cuModuleGetFunction(&fn, mod[m], name));
+      CK(cuMemsetD8(dtmp, 0xa5, tb));
+      CK(cuMemsetD8(dout, 0xa5, ob));
+      void *args[] = {&w, &h, &din, &dtmp, &dout, c};
+      CK(cuLaunchKernel(fn, (unsigned)(w + nt - 1) / nt, 1, 1, nt, 1, 1, 0, NULL, args, NULL));
+      CK(cuCtxSynchronize());
+      CK(cuMemcpyDtoH(hout[m], dout, ob));
+      CK(cuMemcpyDtoH(htmp[m], dtmp, tb));
+    }
+    int same = !memcmp(hout[0], hout[1], ob) && !memcmp(htmp[0], htmp[1], tb);
+    printf("%s block %ux1x1: %s\n", name, nt, same ? "identical" : "DIFFERENT");
+    bad |= !same;
+  }
+  CK(cuMemFree(din));
+  CK(cuMemFree(dtmp));
+  CK(cuMemFree(dout));
+  free(hin);
+  for (int m = 0; m < 2; m++) {
+    free(hout[m]);
+    free(htmp[m]);
+  }
+  return bad;
 }
 
 int main(int argc, char **argv) {
@@ -115,6 +167,11 @@ int main(int argc, char **argv) {
     free(hin);
     free(hout[0]);
     free(hout[1]);
+  }
+  int g = run_gauss(mod);
+  if (g >= 0) {
+    ran++;
+    bad |= g;
   }
   if (!ran) {
     printf("no known kernel in %s\n", argv[1]);

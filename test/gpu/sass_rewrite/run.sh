@@ -6,8 +6,8 @@
 #        both spill) and calls.cu (a kernel and two __noinline__ callees
 #        sharing the frame; -DNO_SMEM: no .nv.shared, the rewrite adds it),
 #        orion-sass rewrite --smem-frame --no-dynamic-smem each (calls.cu
-#        with every --layout, and moves with --min-heights so slots move at
-#        the calls; minb12 also with --layout ptxas; minb16's
+#        with every --layout, and moves with --min-heights; recursive_gauss.cu
+#        at 32 registers with moves, so slots move at its calls; minb12 also with --layout ptxas; minb16's
 #        spill4 mixes 4- and 8-byte slots, so by default its 8-byte
 #        accesses are split into stubs: also with --granule wide; and
 #        minb16 built by orion-ptxas --orion-spill=pragma; spill-heavy.cu
@@ -60,12 +60,17 @@ build)
   done
   rw calls-nosmem "$out/calls-nosmem.cubin" 1
   # the compressible stack with moves before and restores after the calls
-  # (--min-heights: every call compressed to its live slots)
+  # (--min-heights: every call compressed to its live slots): calls.cu's
+  # kernel needs none; recursive_gauss.cu's column kernel at 32 registers
+  # moves slots at its six calls
   for c in calls calls-nosmem; do
     rw $c-moves "$out/$c.cubin" 1 --layout moves --min-heights
-    grep -q '^calls: .* slot moves at [1-9][0-9]* calls' "$out/$c-moves.rewrite.txt" ||
-      { echo "FAIL: $c-moves: no slots moved at calls"; exit 1; }
   done
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 -maxrregcount=32 "$here/../../../benchmarks/programs/recursive_gauss.cu" \
+    -o "$out/gauss.cubin"
+  rw gauss-moves "$out/gauss.cubin" 1 --block 128 --layout moves --min-heights
+  grep -q '^_Z13gauss_columnsiiPKjP6float4Pj5Coefs: .* slot moves at [1-9][0-9]* calls' \
+    "$out/gauss-moves.rewrite.txt" || { echo "FAIL: gauss-moves: no slots moved at calls"; exit 1; }
   # partial placement: spill-heavy's frame for 128 threads is far above
   # 48 KB; the most used slots go on chip, the rest stay local where ptxas
   # put them (R1 stays the stack pointer; at 31 registers the rewrite
