@@ -87,23 +87,22 @@ static int r1_move(const orion_sass_insn *x, int32_t *delta) {
 
 static int guarded(const orion_sass_insn *x) { return x->guard != ORION_SASS_PT || x->guard_neg; }
 
-/* Whether x sets its destination to c[0x0][X] and nothing else: LDC, a
- * MOV with every byte lane (bits 72-75 all set), or an IMAD of RZ * RZ
- * plus the constant with no carry in (!PT); unguarded. */
+/* Whether x sets its destination to c[0x0][X] and nothing else,
+ * unguarded: LDC without an index register, a MOV with every byte lane
+ * (bits 72-75 all set), or an IMAD of RZ * RZ plus the constant (form 3:
+ * c is the constant) with no carry in (!PT). */
 static int const_load(const orion_sass_insn *x) {
   if (!x->has_cbank || x->cbank != 0 || guarded(x))
     return 0;
-  if (x->op == ORION_SASS_OP_LDC)
-    return 1;
-  if (x->op == ORION_SASS_OP_MOV)
-    return ((x->rest.hi >> 8) & 0xf) == 0xf;
-  if (x->op != ORION_SASS_OP_IMAD)
+  if (x->op == ORION_SASS_OP_MOV && ((x->rest.hi >> 8) & 0xf) != 0xf)
+    return 0;
+  if (x->op == ORION_SASS_OP_IMAD ? x->form != 3 : x->op != ORION_SASS_OP_LDC && x->op != ORION_SASS_OP_MOV)
     return 0;
   for (unsigned i = 0; i < x->nregs; i++) {
     const orion_sass_reg *g = &x->regs[i];
     if (g->def)
       continue;
-    if (g->file == ORION_SASS_R && g->num != ORION_SASS_RZ)
+    if ((g->file == ORION_SASS_R && g->num != ORION_SASS_RZ) || (g->file == ORION_SASS_UR && g->num != ORION_SASS_URZ))
       return 0;
     if (g->file == ORION_SASS_P && !(g->num == ORION_SASS_PT && g->neg))
       return 0;
