@@ -449,20 +449,6 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
   return rc;
 }
 
-/* The mnemonic of the instruction that loads f's R1 (LDC on sm_90, MOV or
- * IMAD on sm_80-89). */
-static const char *r1_init_op(const orion_cubin *c, const orion_sassrw_func *f) {
-  orion_cubin_header h;
-  const unsigned char *text;
-  size_t size;
-  orion_sass_insn x;
-  orion_cubin_get_header(c, &h);
-  if (orion_cubin_func_own_text(c, f->func, &text, &size) || (uint64_t)f->r1_init_at + 16 > size ||
-      orion_sass_decode_arch(orion_sass_word_load(text + f->r1_init_at), h.sm, &x) != ORION_OK)
-    return "?";
-  return orion_sass_op_name(x.op);
-}
-
 static int cmd_frame(const char *path) {
   orion_cubin *c = load(path);
   if (!c)
@@ -481,7 +467,7 @@ static int cmd_frame(const char *path) {
     if (!f->safe)
       printf("  unsafe: %s\n", f->reason);
     if (f->r1_init_at >= 0)
-      printf("  R1: %s c[0x0][0x%lx] at +0x%" PRIx64 ";", r1_init_op(c, f), f->r1_init_cbank,
+      printf("  R1: %s c[0x0][0x%lx] at +0x%" PRIx64 ";", orion_sass_op_name((orion_sass_op)f->r1_init_op), f->r1_init_cbank,
              (uint64_t)f->r1_init_at);
     else
       printf("  R1: not loaded here;");

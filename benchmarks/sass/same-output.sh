@@ -23,11 +23,11 @@ trap 'rm -rf "$tmp"' EXIT
 if [ "$1" = - ]; then mapfile -t cubins; else cubins=("$@"); fi
 rw=0 n=0 same=0 diff=0
 : >"$tmp/regions"
+# spans REPORT: "kernel start end" of each rewrite it reports, sorted
+spans() { sed -n 's/^\([^ :]*\): rewritten: .*shared \[0x\([0-9a-f]*\), 0x\([0-9a-f]*\)).*/\1 \2 \3/p' "$1" | sort; }
 # regions OLD NEW: per kernel rewritten in both, "old new" region bytes
 regions() {
-  join <(sed -n 's/^\([^ :]*\): rewritten: .*shared \[0x\([0-9a-f]*\), 0x\([0-9a-f]*\)).*/\1 \2 \3/p' "$1" | sort) \
-       <(sed -n 's/^\([^ :]*\): rewritten: .*shared \[0x\([0-9a-f]*\), 0x\([0-9a-f]*\)).*/\1 \2 \3/p' "$2" | sort) |
-    while read -r _ a b c d; do echo $((16#$b - 16#$a)) $((16#$d - 16#$c)); done
+  join <(spans "$1") <(spans "$2") | while read -r _ a b c d; do echo $((16#$b - 16#$a)) $((16#$d - 16#$c)); done
 }
 for c in "${cubins[@]}"; do
   sm=$("$new" info "$c" 2>/dev/null | head -1 | grep -o ': sm_[0-9]*' | tr -d ': ')

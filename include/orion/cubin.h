@@ -102,6 +102,10 @@ orion_status orion_cubin_replace_section_data(orion_cubin *c, size_t idx,
 /* Set sh_size of a NOBITS section (e.g. .nv.shared.<k>). */
 orion_status orion_cubin_set_nobits_size(orion_cubin *c, size_t idx, uint64_t size);
 orion_status orion_cubin_set_section_info(orion_cubin *c, size_t idx, uint32_t info);
+/* The input's first allocated NOBITS section, which a section added by
+ * orion_cubin_add_nobits_section joins; 0 when there is none (the add then
+ * fails with NOT_FOUND). */
+size_t orion_cubin_nobits_home(const orion_cubin *c);
 /* Add a NOBITS section (sass/elf/cubin_add.c has what ptxas writes for one):
  * header (appended: *idx is the old section count, nothing is renumbered),
  * name in .shstrtab, a local STT_SECTION symbol appended to .symtab; it is

@@ -164,6 +164,7 @@ typedef struct orion_sassrw_func {
   size_t n_local;                 /* LDL/STL instructions */
   long r1_init_cbank;             /* X of the entry's load of R1 from c[0x0][X]; -1 if none */
   int64_t r1_init_at;             /* its offset in the function, -1 if none */
+  int r1_init_op;                 /* its orion_sass_op (LDC, MOV or IMAD); -1 if none */
   int64_t r1_entry_delta;         /* sum of the R1 moves in the entry block */
   size_t n_r1_moves;              /* all R1 moves, entry block or not */
   int r1_moves_outside_entry;     /* an R1 move after the entry block */

@@ -35,6 +35,13 @@ static unsigned char *appended(const cb_sec *sec, const void *extra, size_t n) {
   return p;
 }
 
+size_t orion_cubin_nobits_home(const orion_cubin *c) {
+  for (size_t i = 1; c && i < c->orig_nsec; i++)
+    if (cb_nobits(c->sec[i].sh.sh_type) && (c->sec[i].sh.sh_flags & SHF_ALLOC))
+      return i;
+  return 0;
+}
+
 orion_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, uint64_t flags,
                                                   uint32_t info, uint64_t align, uint64_t size,
                                                   size_t *idx) {
@@ -45,10 +52,7 @@ orion_status orion_cubin_add_nobits_section(orion_cubin *c, const char *name, ui
   if (info >= c->nsec || !c->symtab || c->eh.e_shstrndx >= c->nsec || c->nsec >= SHN_LORESERVE - 1)
     return ORION_ERR_RANGE;
   /* place it with the other allocated NOBITS sections (the shared segment) */
-  size_t at = 0;
-  for (size_t i = 1; i < c->orig_nsec && !at; i++)
-    if (cb_nobits(c->sec[i].sh.sh_type) && (c->sec[i].sh.sh_flags & SHF_ALLOC))
-      at = i;
+  size_t at = orion_cubin_nobits_home(c);
   if (!at)
     return ORION_ERR_NOT_FOUND;
   cb_sec *shs = &c->sec[c->eh.e_shstrndx], *sym = &c->sec[c->symtab];

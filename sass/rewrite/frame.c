@@ -219,6 +219,7 @@ static void scan_r1_uses(fn_rec *r, const fn_scan *s, const orion_sass_insn *x, 
       if (const_load(x) && is_r1(g) && p->r1_init_at < 0) {
         p->r1_init_cbank = x->cbank_off;
         p->r1_init_at = (int64_t)at;
+        p->r1_init_op = (int)x->op;
         if (!s->in_entry || s->seen_local)
           unsafe(r, "%s", at, "R1 loaded after the entry block");
       } else {
@@ -321,6 +322,7 @@ static orion_status analyze_fn(const orion_cubin *c, size_t fi, unsigned sm, fn_
   p->size = s.size;
   p->r1_init_cbank = -1;
   p->r1_init_at = -1;
+  p->r1_init_op = -1;
   size_t n = s.n = s.size / 16;
   p->n_insns = n;
   if (s.size % 16)

@@ -62,17 +62,6 @@ const char *orion_sassrw_granule_name(orion_sassrw_granule g) {
   return (unsigned)g < 3 ? granule_names[g] : NULL;
 }
 
-/* Whether the cubin has an allocated NOBITS section (the shared segment a
- * new .nv.shared.<k> joins). */
-static int shared_segment(const orion_cubin *c) {
-  for (size_t i = 1; i < orion_cubin_section_count(c); i++) {
-    orion_cubin_section s;
-    if (!orion_cubin_get_section(c, i, &s) && s.type == 8 /* SHT_NOBITS */ && (s.flags & 2 /* SHF_ALLOC */))
-      return 1;
-  }
-  return 0;
-}
-
 /* Add .nv.shared.<k> for kernel f, size bytes. */
 static orion_status add_shared(orion_cubin *c, const orion_cubin_func *f, uint64_t size,
                                      unsigned align) {
@@ -310,7 +299,7 @@ static int refuse(rw_kernel *k) {
     STOP("no maximum block size (launch bounds / .maxntid)");
   if (!f->shared && k->sm == 90 && !orion_cubin_find_section(k->c, ".nv.shared.reserved.0"))
     STOP("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
-  if (!f->shared && k->sm != 90 && !shared_segment(k->c))
+  if (!f->shared && k->sm != 90 && !orion_cubin_nobits_home(k->c))
     STOP("no .nv.shared section and no shared segment to place one in (no kernel of the cubin uses "
          "shared memory)");
 

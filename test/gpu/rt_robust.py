@@ -514,6 +514,15 @@ def check_debug_trace(R, prog, ref):
         R.fail(f"{prog}: ORION_DEBUG trace {traced} vs report {failed}, exit {rc}")
 
 
+def sanitizer(R, what):
+    """compute-sanitizer's path, or None after a failure naming `what`."""
+    san = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+    if os.path.exists(san):
+        return san
+    R.fail(f"{what}: compute-sanitizer not found")
+    return None
+
+
 # compute-sanitizer memcheck runs: (check, arguments, ORION_MODE)
 MEMCHECK = [("threads", ["4", "12"], "adaptive"), ("graph", ["mid_global"], "adaptive"),
             ("ptds_implicit", ["3", "8"], "adaptive"),
@@ -523,9 +532,8 @@ MEMCHECK = [("threads", ["4", "12"], "adaptive"), ("graph", ["mid_global"], "ada
 def memcheck(R, only):
     """compute-sanitizer memcheck on short runs while tuning: no error, and
     the same output as ORION_MODE=off."""
-    san = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-    if not os.path.exists(san):
-        R.fail("memcheck: compute-sanitizer not found")
+    san = sanitizer(R, "memcheck")
+    if not san:
         return
     for prog, args, mode in MEMCHECK:
         if prog not in only:
@@ -552,9 +560,8 @@ API_HIT = re.compile(r"Program hit (\S+) .* on CUDA API call to (\S+?)\.?$")
 def api_errors(R, only):
     """The failed API calls compute-sanitizer reports: the same in every
     mode as under ORION_MODE=off."""
-    san = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-    if not os.path.exists(san):
-        R.fail("api errors: compute-sanitizer not found")
+    san = sanitizer(R, "api errors")
+    if not san:
         return
     wrap = [san, "--tool", "memcheck", "--print-limit", "10000"]
     for prog, args, modes in API_ERRORS:
