@@ -55,7 +55,7 @@ static void usage(FILE *f) {
           "                        [--layout auto|ptxas|sum|cstack|moves [--min-heights]]\n"
           "                        [--granule auto|split|wide]\n"
           "                        [--smem-limit BYTES] [--partial [--reg-limit N]]\n"
-          "                        [--colour]]\n"
+          "                        [--colour] [--dynamic [--warp-limit BYTES]]]\n"
           "                          parse and write back; without --smem-frame the\n"
           "                          identity (byte-identical output); with it, move\n"
           "                          each kernel's local-memory frame to shared memory\n"
@@ -88,6 +88,11 @@ static void usage(FILE *f) {
           "                          slots never live together one place (orion-ra's\n"
           "                          colourer); the layouts line gives the regions\n"
           "                          with and without it where they differ;\n"
+          "                          --dynamic: the region goes to the launch's dynamic\n"
+          "                          shared memory, warp by warp, for any block size (the\n"
+          "                          launch must bring ceil(threads/32) x the bytes per\n"
+          "                          warp the output gives; --warp-limit: at most that\n"
+          "                          many per warp, what --partial fits in);\n"
           "                          the output is written to a temporary file and renamed\n"
           "  --help                  this text\n"
           "Inputs are bare cubins (ELF, EM_CUDA); extract them from a fatbinary or an\n"
@@ -440,6 +445,9 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       char how[96] = "";
       if (r.partial)
         snprintf(how, sizeof how, " (on chip at R%u, local at R1, %u registers)", r.base_reg, r.regcount);
+      if (r.dynamic)
+        snprintf(how + strlen(how), sizeof how - strlen(how), "; dynamic, %u B/warp from 0x%x", r.warp_bytes,
+                 r.region_off);
       printf("  placement: on chip %u slots, %u B/thread; local %u slots, %u B/thread (%zu accesses)%s%s\n",
              r.slots_on_chip, r.bytes_on_chip, r.slots_local, r.bytes_local, r.local_accesses,
              r.partial ? "; partial" : "", how);
@@ -542,6 +550,15 @@ int main(int argc, char **argv) {
         opts.colour = layout_set = 1;
       else if (!strcmp(argv[i], "--partial"))
         opts.partial = layout_set = 1;
+      else if (!strcmp(argv[i], "--dynamic"))
+        opts.dynamic = layout_set = 1;
+      else if (!strcmp(argv[i], "--warp-limit") && i + 1 < argc) {
+        long b = number_arg("--warp-limit", argv[++i], 0, 232448, "bytes");
+        if (b < 0)
+          return 2;
+        opts.warp_limit = (uint32_t)b;
+        layout_set = 1;
+      }
       else if (!strcmp(argv[i], "--smem-limit") && i + 1 < argc) {
         long b = number_arg("--smem-limit", argv[++i], 0, 0xc000, "bytes");
         if (b < 0)
@@ -588,7 +605,16 @@ int main(int argc, char **argv) {
     if ((opts.no_dynamic_smem || opts.block || layout_set || granule_set) && !smem) {
       fprintf(stderr,
               "%s: error: --no-dynamic-smem, --block, --layout, --min-heights, --granule, --partial, "
-              "--smem-limit, --reg-limit and --colour need --smem-frame\n",
+              "--smem-limit, --reg-limit, --colour, --dynamic and --warp-limit need --smem-frame\n",
+              prog);
+      return 2;
+    }
+    if (opts.warp_limit && !opts.dynamic) {
+      fprintf(stderr, "%s: error: --warp-limit needs --dynamic\n", prog);
+      return 2;
+    }
+    if (opts.smem_limit && opts.dynamic) {
+      fprintf(stderr, "%s: error: --smem-limit limits static shared memory; with --dynamic use --warp-limit\n",
               prog);
       return 2;
     }

@@ -2,15 +2,20 @@
  * benchmark: local-memory spills vs the SASS rewrite vs ptxas's
  * enable_smem_spilling pragma).
  *
- *   bench <rounds> <reps> <variant>...      variant = label:cubin:kernel
+ *   bench <rounds> <reps> <variant>...      variant = label:cubin:kernel[:W]
  *
  * Every variant must hold the kernel with the parameters of
  * test/gpu/sass_rewrite: spill4 (float *out, const float *in, int n,
  * int iters), spill8 (double, same), calls (float *out, const float *in,
- * int n).  Blocks of 128 threads, n = 1 << 22 elements, iters = 16.
- * Per variant: registers, static shared and local bytes per thread
- * (cuFuncGetAttribute), resident blocks per SM at 128 threads
- * (cuOccupancyMaxActiveBlocksPerMultiprocessor), and the kernel time:
+ * int n), or heavy (float4 *out, const float4 *in, int n) of
+ * test/lit/e2e/spill-heavy.cu.  Blocks of BENCH_BLOCK threads (default
+ * 128), n = 1 << 22 elements (heavy: 1 << 20), iters = 16.  W: the
+ * variant's frame is in dynamic shared memory, W bytes per warp
+ * (orion-sass rewrite --dynamic): it is launched with ceil(threads / 32)
+ * x W bytes of it.  Per variant: registers, static shared (plus the
+ * dynamic bytes) and local bytes per thread (cuFuncGetAttribute), resident
+ * blocks per SM at the block size (cuOccupancyMaxActiveBlocksPerMultiprocessor),
+ * and the kernel time:
  * `rounds` rounds, each running every variant in turn `reps` times after
  * one warm-up launch, each launch bracketed by CUDA events; the median
  * over all launches is reported.  Variants alternate inside every round,
@@ -31,6 +36,7 @@ typedef struct variant {
   CUmodule mod;
   CUfunction fn;
   int regs, smem, local, blocks;
+  unsigned dyn; /* dynamic shared bytes per launch */
   float *ms;
   size_t nms;
 } variant;
@@ -50,11 +56,27 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench: rounds and reps must be positive\n");
     return 2;
   }
+  const char *be = getenv("BENCH_BLOCK");
+  unsigned block = be && *be ? (unsigned)atoi(be) : 128;
+  if (block < 32 || block > 1024 || block % 32) {
+    fprintf(stderr, "bench: BENCH_BLOCK must be a multiple of 32 in 32..1024\n");
+    return 2;
+  }
   drv_init();
   variant *v = calloc((size_t)nv, sizeof *v);
   int dbl = 0;
   for (int i = 0; i < nv; i++) {
-    char *a = argv[3 + i], *c1 = strchr(a, ':'), *c2 = c1 ? strrchr(a, ':') : NULL;
+    char *a = argv[3 + i], *c1 = strchr(a, ':'), *c2 = c1 ? strrchr(a, ':') : NULL, *end;
+    if (c2 && c2 > c1 && c2[1] >= '0' && c2[1] <= '9') { /* :W */
+      unsigned long w = strtoul(c2 + 1, &end, 10);
+      if (*end || !w) {
+        fprintf(stderr, "bench: bad bytes per warp in '%s'\n", a);
+        return 2;
+      }
+      v[i].dyn = (unsigned)w * (block / 32);
+      *c2 = 0;
+      c2 = strrchr(a, ':');
+    }
     if (!c1 || c2 == c1 || (size_t)(c1 - a) >= sizeof v[i].label || strlen(c2 + 1) >= sizeof v[i].kernel ||
         (size_t)(c2 - c1 - 1) >= sizeof v[i].path) {
       fprintf(stderr, "bench: bad variant '%s' (label:cubin:kernel)\n", a);
@@ -74,15 +96,19 @@ int main(int argc, char **argv) {
     CK(cuFuncGetAttribute(&v[i].regs, CU_FUNC_ATTRIBUTE_NUM_REGS, v[i].fn));
     CK(cuFuncGetAttribute(&v[i].smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, v[i].fn));
     CK(cuFuncGetAttribute(&v[i].local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, v[i].fn));
-    CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v[i].blocks, v[i].fn, 128, 0));
+    if (v[i].dyn)
+      CK(cuFuncSetAttribute(v[i].fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)v[i].dyn));
+    CK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&v[i].blocks, v[i].fn, (int)block, v[i].dyn));
+    v[i].smem += (int)v[i].dyn;
     v[i].ms = malloc(sizeof(float) * (size_t)rounds * (size_t)reps);
   }
   dbl = !strcmp(v[0].kernel, "spill8");
-  const int n = 1 << 22, iters = 16;
-  size_t es = dbl ? sizeof(double) : sizeof(float), bytes = (size_t)n * es;
+  int heavy = !strcmp(v[0].kernel, "_Z5heavyP6float4PKS_i");
+  const int n = heavy ? 1 << 20 : 1 << 22, iters = 16;
+  size_t es = dbl ? sizeof(double) : sizeof(float) * (heavy ? 4 : 1), bytes = (size_t)n * es;
   unsigned char *hin = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
   unsigned s = 12345u;
-  for (int i = 0; i < n; i++) {
+  for (size_t i = 0; i < bytes / (dbl ? 8 : 4); i++) {
     s = s * 1664525u + 1013904223u;
     double x = 0.3 + 0.3 * (double)(s >> 8) / (double)(1u << 24);
     if (dbl)
@@ -98,13 +124,13 @@ int main(int argc, char **argv) {
   CK(cuEventCreate(&e0, CU_EVENT_DEFAULT));
   CK(cuEventCreate(&e1, CU_EVENT_DEFAULT));
   int nn = n, it = iters;
-  void *args[] = {&dout, &din, &nn, &it}; /* calls() has no iters: ignored */
-  unsigned grid = (unsigned)(n / 128);
+  void *args[] = {&dout, &din, &nn, &it}; /* calls() and heavy() have no iters: ignored */
+  unsigned grid = (unsigned)((unsigned)n / block);
   int bad = 0;
   /* outputs first, one launch each */
   for (int i = 0; i < nv; i++) {
     CK(cuMemsetD8(dout, 0xa5, bytes));
-    CK(cuLaunchKernel(v[i].fn, grid, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+    CK(cuLaunchKernel(v[i].fn, grid, 1, 1, block, 1, 1, v[i].dyn, NULL, args, NULL));
     CK(cuCtxSynchronize());
     CK(cuMemcpyDtoH(i ? got : ref, dout, bytes));
     if (i && memcmp(ref, got, bytes)) {
@@ -115,10 +141,10 @@ int main(int argc, char **argv) {
   }
   for (int r = 0; r < rounds; r++)
     for (int i = 0; i < nv; i++) {
-      CK(cuLaunchKernel(v[i].fn, grid, 1, 1, 128, 1, 1, 0, NULL, args, NULL)); /* warm-up */
+      CK(cuLaunchKernel(v[i].fn, grid, 1, 1, block, 1, 1, v[i].dyn, NULL, args, NULL)); /* warm-up */
       for (int k = 0; k < reps; k++) {
         CK(cuEventRecord(e0, NULL));
-        CK(cuLaunchKernel(v[i].fn, grid, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+        CK(cuLaunchKernel(v[i].fn, grid, 1, 1, block, 1, 1, v[i].dyn, NULL, args, NULL));
         CK(cuEventRecord(e1, NULL));
         CK(cuEventSynchronize(e1));
         CK(cuEventElapsedTime(&v[i].ms[v[i].nms++], e0, e1));
@@ -130,7 +156,7 @@ int main(int argc, char **argv) {
     int same = v[i].blocks >= 0;
     int blocks = same ? v[i].blocks : -v[i].blocks - 1;
     printf("%s,%s,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%s\n", v[i].label, v[i].kernel, v[i].regs, v[i].smem, v[i].local,
-           blocks, blocks * 4, v[i].ms[v[i].nms / 2], v[i].ms[0], v[i].ms[v[i].nms - 1], same ? "yes" : "NO");
+           blocks, blocks * (int)(block / 32), v[i].ms[v[i].nms / 2], v[i].ms[0], v[i].ms[v[i].nms - 1], same ? "yes" : "NO");
   }
   return bad;
 }

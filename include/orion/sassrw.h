@@ -113,6 +113,27 @@
  * access; otherwise its stub places word by word.  The local frame and
  * its attributes stay.
  *
+ * Dynamic region (opts.dynamic): the same accesses, laid out warp by
+ * warp in the launch's dynamic shared memory instead of static memory
+ * sized for N threads.  With C granules per thread, w = t / 32 and
+ * l = t % 32 (SR_LANEID: warps are formed from consecutive linear thread
+ * indices), granule p of warp w lane l is at
+ *     region + w * 32 * C * G + p * 32 * G + l * G,
+ * so the base register holds region + (t - l) * C * G + l * G (three more
+ * prologue instructions: S2R SR_LANEID, two IMADs, and an IADD3 of region)
+ * and an access is [base + p * 32 * G + off % G]: the code depends on no
+ * block size, and a launch of any block shape brings exactly
+ * ceil(threads / 32) * 32 * C * G bytes of dynamic shared memory
+ * (res.warp_bytes per warp; above 48 KB per block with the opt-in
+ * attribute).  region is where the dynamic part starts: the static
+ * .nv.shared.<k> size, grown to 16-aligned (sm_90: 0x400 and a section
+ * added when the kernel has none, as ptxas does for a kernel with only
+ * dynamic shared memory; sm_80-89: 0, no section needed).  Warp-sized
+ * strides keep a warp's accesses to one slot on consecutive G-byte words.
+ * The kernel must not use dynamic shared memory of its own
+ * (opts.no_dynamic_smem).  Partial placement works as above with
+ * opts.warp_limit in place of smem_limit.
+ *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
  * an R1 set-up other than one load at the kernel's first instruction plus
@@ -240,6 +261,14 @@ typedef struct orion_sassrw_opts {
    * on-chip part gets a base register of its own (0: only within the
    * allocation granule of 8 registers, where occupancy cannot change). */
   unsigned reg_limit;
+  /* The region in dynamic shared memory, warp by warp (see "Dynamic
+   * region" above): no block size needed, nothing static grows; the
+   * launch must bring ceil(threads / 32) * res.warp_bytes bytes of it. */
+  int dynamic;
+  /* Dynamic: the most bytes per warp the region may take (0: what a
+   * one-warp block may have on the architecture); partial placement
+   * keeps on chip the granules that fit in it. */
+  uint32_t warp_limit;
 } orion_sassrw_opts;
 
 /* Per-kernel outcome of the rewrite. */
@@ -276,6 +305,11 @@ typedef struct orion_sassrw_result {
   uint64_t weight_on_chip, weight_total;
   unsigned base_reg, regcount;
   int need_reg;
+  /* Dynamic: the region starts at region_off of the shared window, where
+   * the launch's dynamic shared memory starts, and takes warp_bytes per
+   * warp of the block (region_bytes = warp_bytes, threads = 32). */
+  int dynamic;
+  uint32_t warp_bytes;
 } orion_sassrw_result;
 
 /* Rewrite kernel func of c (analysis a of the same, unedited cubin).

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/occupancy.h"
 #include "orion/sass.h"
 #include "orion/sassrw.h"
 #include "sassrw_internal.h"
@@ -87,6 +88,19 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
  * adds the S2R of SR_CgaCtaId and the IMAD that puts the CTA rank in. */
 static unsigned prologue_len(unsigned sm) { return sm == 90 ? PROLOGUE : PROLOGUE - 2; }
 
+/* The dynamic region's prologue: three more (S2R SR_LANEID, an IMAD and
+ * the IADD3 of the region's start). */
+#define DYN_EXTRA 3
+#define SR_LANEID 0x0
+
+/* What the prologue computes into the base register: t * gran (static
+ * region), or with dyn, region + (t - lane) * stride + lane * gran
+ * (stride: the bytes per thread of the dynamic region). */
+typedef struct {
+  unsigned gran, base, dyn;
+  uint32_t stride, region;
+} prologue_spec;
+
 /* Build the prologue at byte offset `at` of the section into out (n * 16
  * bytes): the region's per-thread base into register base, then, n =
  * prologue_len: nothing more (base is R1); n = prologue_len + 1: the
@@ -95,10 +109,10 @@ static unsigned prologue_len(unsigned sm) { return sm == 90 ? PROLOGUE : PROLOGU
  * instruction (it loads R1 from c[0x0][X]), is the template of the loads
  * of c[0x0][0x0] and c[0x0][0x4]; every variable-latency result gets a
  * scoreboard of its own, which the first IMAD waits on. */
-static orion_status prologue(const orion_sass_insn *r1_init, unsigned gran, unsigned base, unsigned n,
+static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec *ps, unsigned n,
                              uint64_t at, uint64_t back, unsigned char *out) {
-  unsigned sm = r1_init->sm, np = 0, cga = sm == 90;
-  orion_sass_insn p[PROLOGUE];
+  unsigned sm = r1_init->sm, np = 0, cga = sm == 90, base = ps->base;
+  orion_sass_insn p[PROLOGUE + DYN_EXTRA];
   orion_status st = ORION_OK;
   static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, SR_CGACTAID};
   static const unsigned rd[4] = {0, 2, 3, 4};
@@ -120,8 +134,18 @@ static orion_status prologue(const orion_sass_insn *r1_init, unsigned gran, unsi
     st = orion_sass_make_imad(3, 3, 6, 2, &p[np++]);
   if (st == ORION_OK)
     st = orion_sass_make_imad(3, 3, 5, 0, &p[np++]);
-  if (st == ORION_OK)
-    st = orion_sass_make_imad_imm(cga ? 3 : base, 3, gran, ORION_SASS_RZ, &p[np++]);
+  if (st == ORION_OK && ps->dyn) { /* R3 = t * stride + lane * (gran - stride) + region */
+    if ((st = orion_sass_make_s2r(2, SR_LANEID, &p[np])) == ORION_OK)
+      p[np++].ctrl.wbar = 0; /* the next IMAD waits on every scoreboard */
+    if (st == ORION_OK)
+      st = orion_sass_make_imad_imm(3, 3, ps->stride, ORION_SASS_RZ, &p[np++]);
+    if (st == ORION_OK)
+      st = orion_sass_make_imad_imm(3, 2, ps->gran - ps->stride, 3, &p[np++]);
+    if (st == ORION_OK)
+      st = orion_sass_make_iadd3_imm(cga ? 3 : base, 3, ps->region, ORION_SASS_RZ, &p[np++]);
+  } else if (st == ORION_OK) {
+    st = orion_sass_make_imad_imm(cga ? 3 : base, 3, ps->gran, ORION_SASS_RZ, &p[np++]);
+  }
   if (st == ORION_OK && cga)
     st = orion_sass_make_imad_imm(base, 4, 0x1000000u, 3, &p[np++]);
   if (n == np + 2)
@@ -216,7 +240,7 @@ typedef struct {
   size_t n_local, n_tree, n4, nwide, stub_insns, site_insns, last, moved, local_acc;
   unsigned gran;
   int64_t F, thr;
-  int add_bound, split, layout;
+  int add_bound, split, layout, dyn;
   uint32_t region;
   uint64_t chunks, bytes, P0, nsz;
   unsigned char *code;
@@ -288,9 +312,11 @@ static int refuse(rw_kernel *k) {
   k->F = -k->fr->r1_entry_delta;
   if (refuse_section(k))
     return 1;
-  k->thr = f->max_threads[0] >= 0 ? f->max_threads[0] * f->max_threads[1] * f->max_threads[2]
-           : f->reqntid[0] >= 0    ? f->reqntid[0] * f->reqntid[1] * f->reqntid[2]
-                                   : -1;
+  k->dyn = k->opts->dynamic != 0;
+  k->thr = k->dyn                   ? 32 /* lanes: the region is laid out warp by warp */
+           : f->max_threads[0] >= 0 ? f->max_threads[0] * f->max_threads[1] * f->max_threads[2]
+           : f->reqntid[0] >= 0     ? f->reqntid[0] * f->reqntid[1] * f->reqntid[2]
+                                    : -1;
   if (k->thr <= 0 && k->opts->block > 0 && k->opts->block <= 1024 && f->nvinfo) {
     k->thr = k->opts->block;
     k->add_bound = 1;
@@ -299,7 +325,7 @@ static int refuse(rw_kernel *k) {
     STOP("no maximum block size (launch bounds / .maxntid)");
   if (!f->shared && k->sm == 90 && !orion_cubin_find_section(k->c, ".nv.shared.reserved.0"))
     STOP("no .nv.shared section and no .nv.shared.reserved.0 to place one with");
-  if (!f->shared && k->sm != 90 && !orion_cubin_nobits_home(k->c))
+  if (!f->shared && k->sm != 90 && !k->dyn && !orion_cubin_nobits_home(k->c))
     STOP("no .nv.shared section and no shared segment to place one in (no kernel of the cubin uses "
          "shared memory)");
 
@@ -372,6 +398,23 @@ static int lay_out_partial(rw_kernel *k, uint32_t limit) {
   return 0;
 }
 
+/* Phase 2 for a dynamic region (k->thr = 32 lanes, k->bytes per warp):
+ * the region per warp must fit opts.warp_limit, or a one-warp block's
+ * shared memory on the architecture; partial placement where it does not. */
+static int lay_out_dynamic(rw_kernel *k) {
+  const orion_arch_limits *al = orion_arch_get((int)k->sm);
+  uint32_t most = al && al->max_smem_per_block_optin > k->region ? al->max_smem_per_block_optin - k->region : 0;
+  uint32_t limit = k->opts->warp_limit && k->opts->warp_limit < most ? k->opts->warp_limit : most;
+  if (k->bytes > limit && k->opts->partial)
+    return lay_out_partial(k, k->region + limit);
+  if (k->bytes > limit)
+    STOP("needs %" PRIu64 " bytes of shared memory per warp (%" PRIu64 " slots of %u bytes x 32 lanes), above the %s of %u",
+         k->bytes, k->chunks, k->gran, k->opts->warp_limit && k->opts->warp_limit < most ? "limit" : "most a one-warp block may have", limit);
+  k->site_insns = k->layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&k->tree) : 0;
+  k->stub_insns += k->site_insns;
+  return 0;
+}
+
 /* Phase 2: lay the frame out (sass/rewrite/stack.c), place the moves at calls,
  * pick the layout and size the shared region. */
 static int lay_out(rw_kernel *k) {
@@ -405,6 +448,8 @@ static int lay_out(rw_kernel *k) {
                              : 0;
   k->chunks = k->tree.region[k->layout];
   k->bytes = k->chunks * (uint64_t)k->thr * k->gran;
+  if (k->dyn)
+    return lay_out_dynamic(k);
   uint32_t limit = k->opts->smem_limit && k->opts->smem_limit < STATIC_SMEM_MAX ? k->opts->smem_limit
                                                                                 : STATIC_SMEM_MAX;
   if (k->region + k->bytes > limit && k->opts->partial)
@@ -429,6 +474,8 @@ static int build(rw_kernel *k) {
   k->P0 = k->ts.size;
   if (!k->prologue_n)
     k->prologue_n = prologue_len(k->sm);
+  if (k->dyn)
+    k->prologue_n += DYN_EXTRA;
   k->nsz = (k->P0 + (k->prologue_n + k->stub_insns) * 16 + align - 1) / align * align;
   if (!(k->code = malloc(k->nsz)))
     FAIL(ORION_ERR_NOMEM);
@@ -439,7 +486,8 @@ static int build(rw_kernel *k) {
   orion_sass_insn r1_init;
   if (sassrw_decode(code, k->sm, &r1_init) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);
-  if ((k->st = prologue(&r1_init, k->gran, k->base, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
+  prologue_spec ps = {k->gran, k->base, (unsigned)k->dyn, (uint32_t)(k->chunks * k->gran), k->region};
+  if ((k->st = prologue(&r1_init, &ps, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
       (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, k->sm, code)) != ORION_OK) {
     orion_status e = k->st;
     k->st = ORION_OK; /* nothing changed yet: a refusal */
@@ -449,7 +497,7 @@ static int build(rw_kernel *k) {
   sassrw_placing pl = {.t = t,
                        .layout = k->layout,
                        .split = k->split,
-                       .region = k->region,
+                       .region = k->dyn ? 0 : k->region, /* dynamic: in the base register */
                        .thr = (uint64_t)k->thr,
                        .part = k->partial ? &k->part : NULL,
                        .base = k->base,
@@ -468,7 +516,8 @@ static int build(rw_kernel *k) {
     orion_cubin_func g;
     orion_cubin_get_func(k->c, t->funcs[t->sites[j].fi], &g);
     uint64_t call = g.value + 16 * t->sites[j].call;
-    if ((k->st = sassrw_emit_site(&t->sites[j], call, k->region, (uint64_t)k->thr, k->gran, k->sm, &stub, code)) !=
+    if ((k->st = sassrw_emit_site(&t->sites[j], call, k->dyn ? 0 : k->region, (uint64_t)k->thr, k->gran, k->sm,
+                                  &stub, code)) !=
         ORION_OK) {
       orion_status e = k->st;
       k->st = ORION_OK;
@@ -530,9 +579,10 @@ static int apply_debug_frame(rw_kernel *k, const orion_cubin_func *lf, uint64_t 
 static int apply_attrs(rw_kernel *k) {
   orion_cubin *c = k->c;
   const orion_cubin_func *f = &k->f;
-  uint64_t total = k->region + k->bytes;
-  if (f->shared ? orion_cubin_set_nobits_size(c, f->shared, total) != ORION_OK
-                : add_shared(c, f, total, k->gran) != ORION_OK) {
+  uint64_t total = k->dyn ? k->region : k->region + k->bytes; /* dynamic: static data 16-aligned */
+  int change = !k->dyn || (f->shared ? (uint64_t)f->shared_size != total : k->sm == 90);
+  if (change && (f->shared ? orion_cubin_set_nobits_size(c, f->shared, total) != ORION_OK
+                           : add_shared(c, f, total, k->gran) != ORION_OK)) {
     k->st = ORION_ERR_INTERNAL;
     STOP("cannot %s the shared-memory section", f->shared ? "grow" : "add");
   }
@@ -574,6 +624,8 @@ static int apply(rw_kernel *k) {
   res->region_bytes = (uint32_t)k->bytes;
   res->granule = k->gran;
   res->threads = (uint32_t)k->thr;
+  res->dynamic = k->dyn;
+  res->warp_bytes = k->dyn ? (uint32_t)k->bytes : 0;
   res->prologue_insns = k->prologue_n;
   res->partial = k->partial;
   res->slots_on_chip = (uint32_t)k->chunks;
@@ -617,11 +669,18 @@ static void summarize(const rw_kernel *k) {
     snprintf(tail + strlen(tail), sizeof tail - strlen(tail),
              ", %zu slot moves at %zu calls (%zu-instruction stubs)", k->tree.nmoves, k->tree.nsites,
              k->site_insns);
-  snprintf(k->res->msg, sizeof k->res->msg,
-           "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
-           " %u-byte slots x %u threads), %u-instruction prologue%s",
-           k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->region + (uint32_t)k->bytes,
-           layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, k->prologue_n, tail);
+  if (k->dyn)
+    snprintf(k->res->msg, sizeof k->res->msg,
+             "rewritten: %zu local accesses in %zu function%s -> dynamic shared from 0x%x, %" PRIu64
+             " bytes per warp (%s layout, %" PRIu64 " %u-byte slots x 32 lanes), %u-instruction prologue%s",
+             k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->bytes, layout_names[k->layout + 1],
+             k->chunks, k->gran, k->prologue_n, tail);
+  else
+    snprintf(k->res->msg, sizeof k->res->msg,
+             "rewritten: %zu local accesses in %zu function%s -> shared [0x%x, 0x%x) (%s layout, %" PRIu64
+             " %u-byte slots x %u threads), %u-instruction prologue%s",
+             k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->region + (uint32_t)k->bytes,
+             layout_names[k->layout + 1], k->chunks, k->gran, (unsigned)k->thr, k->prologue_n, tail);
   if (k->partial) {
     char via[64];
     if ((int64_t)k->regcount > k->f.regcount)

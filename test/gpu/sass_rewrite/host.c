@@ -3,7 +3,13 @@
  * spill_smem.cu in both over three block shapes, compare the outputs bit
  * for bit.
  *
- *   host <original.cubin> <rewritten.cubin>
+ *   host <original.cubin> <rewritten.cubin> [<kernel>=<bytes per warp> ...]
+ *
+ * A kernel named with bytes per warp was rewritten with a dynamic region
+ * (orion-sass rewrite --dynamic): its rewritten version is launched with
+ * ceil(threads / 32) x those bytes of dynamic shared memory (the opt-in
+ * attribute set where that is above 48 KB), and, having no block limit of
+ * its own, heavy and gauss_columns also run at 256 threads.
  *
  * Kernels, each run when the cubins have it: spill4(float *out, const
  * float *in, int n, int iters) and spill8(double *, const double *, int,
@@ -23,6 +29,27 @@
 #include <string.h>
 
 #include "drv_util.h"
+
+static int n_dyn;
+static char **dyn_args; /* "<kernel>=<bytes per warp>" */
+
+/* The bytes per warp of kernel name's dynamic region, 0 if it has none. */
+static unsigned warp_bytes(const char *name) {
+  size_t len = strlen(name);
+  for (int i = 0; i < n_dyn; i++)
+    if (!strncmp(dyn_args[i], name, len) && dyn_args[i][len] == '=')
+      return (unsigned)strtoul(dyn_args[i] + len + 1, NULL, 10);
+  return 0;
+}
+
+/* Launch fn over grid blocks of shape b, with the dynamic shared memory
+ * a rewritten kernel with a dynamic region of w bytes per warp needs. */
+static void launch(CUfunction fn, unsigned grid, const unsigned b[3], void **args, unsigned w) {
+  unsigned warps = (b[0] * b[1] * b[2] + 31) / 32, dyn = warps * w;
+  if (dyn)
+    CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn));
+  CK(cuLaunchKernel(fn, grid, 1, 1, b[0], b[1], b[2], dyn, NULL, args, NULL));
+}
 
 /* Whether mod has a function called name, by enumeration: a failing
  * cuModuleGetFunction would count as an API error under compute-sanitizer. */
@@ -50,6 +77,7 @@ static int run_gauss(CUmodule mod[2]) {
   if (!has_function(mod[0], name))
     return -1;
   int w = 4096, h = 64, bad = 0;
+  unsigned wb = warp_bytes(name);
   size_t px = (size_t)w * h, ob = px * 4, tb = px * 16;
   uint32_t *hin = malloc(ob), *hout[2] = {malloc(ob), malloc(ob)};
   unsigned char *htmp[2] = {malloc(tb), malloc(tb)};
@@ -64,14 +92,15 @@ static int run_gauss(CUmodule mod[2]) {
   CK(cuMemAlloc(&dtmp, tb));
   CK(cuMemAlloc(&dout, ob));
   CK(cuMemcpyHtoD(din, hin, ob));
-  for (unsigned nt = 128; nt >= 64; nt -= 32) {
+  for (unsigned nt = wb ? 256 : 128; nt >= 64; nt -= nt == 256 ? 128 : 32) {
     for (int m = 0; m < 2; m++) {
       CUfunction fn;
       CK(cuModuleGetFunction(&fn, mod[m], name));
       CK(cuMemsetD8(dtmp, 0xa5, tb));
       CK(cuMemsetD8(dout, 0xa5, ob));
       void *args[] = {&w, &h, &din, &dtmp, &dout, c};
-      CK(cuLaunchKernel(fn, (unsigned)(w + nt - 1) / nt, 1, 1, nt, 1, 1, 0, NULL, args, NULL));
+      const unsigned shape[3] = {nt, 1, 1};
+      launch(fn, (unsigned)(w + nt - 1) / nt, shape, args, m ? wb : 0);
       CK(cuCtxSynchronize());
       CK(cuMemcpyDtoH(hout[m], dout, ob));
       CK(cuMemcpyDtoH(htmp[m], dtmp, tb));
@@ -92,10 +121,12 @@ static int run_gauss(CUmodule mod[2]) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: host <original.cubin> <rewritten.cubin>\n");
+  if (argc < 3) {
+    fprintf(stderr, "usage: host <original.cubin> <rewritten.cubin> [<kernel>=<bytes per warp> ...]\n");
     return 2;
   }
+  n_dyn = argc - 3;
+  dyn_args = argv + 3;
   drv_init();
   CUmodule mod[2];
   for (int m = 0; m < 2; m++) {
@@ -104,11 +135,12 @@ int main(int argc, char **argv) {
     free(img);
   }
   const int n = 1 << 15, iters = 6;
-  const unsigned shapes[3][3] = {{128, 1, 1}, {32, 2, 2}, {16, 3, 2}};
+  const unsigned shapes[4][3] = {{128, 1, 1}, {32, 2, 2}, {16, 3, 2}, {256, 1, 1}};
   static const struct {
     const char *name;
     int dbl, vec; /* elements: vec floats or doubles */
-  } kern[] = {{"spill4", 0, 1}, {"spill8", 1, 1}, {"calls", 0, 1}, {"_Z5heavyP6float4PKS_i", 0, 4}};
+    int bounded;  /* __launch_bounds__(128) */
+  } kern[] = {{"spill4", 0, 1, 1}, {"spill8", 1, 1, 1}, {"calls", 0, 1, 1}, {"_Z5heavyP6float4PKS_i", 0, 4, 0}};
   int bad = 0, ran = 0;
   for (int k = 0; k < (int)(sizeof kern / sizeof kern[0]); k++) {
     const char *name = kern[k].name;
@@ -130,7 +162,8 @@ int main(int argc, char **argv) {
     CK(cuMemAlloc(&din, bytes));
     CK(cuMemAlloc(&dout, bytes));
     CK(cuMemcpyHtoD(din, hin, bytes));
-    for (int b = 0; b < 3; b++) {
+    unsigned w = warp_bytes(name);
+    for (int b = 0; b < (w && !kern[k].bounded ? 4 : 3); b++) {
       unsigned nt = shapes[b][0] * shapes[b][1] * shapes[b][2];
       unsigned grid = (unsigned)((n + nt - 1) / nt);
       for (int m = 0; m < 2; m++) {
@@ -141,12 +174,15 @@ int main(int argc, char **argv) {
           CK(cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn));
           CK(cuFuncGetAttribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn));
           CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
-          printf("%s rewritten: %d regs, %d B shared, %d B local per thread\n", name, regs, smem, local);
+          printf("%s rewritten: %d regs, %d B shared, %d B local per thread", name, regs, smem, local);
+          if (w)
+            printf(", %u B dynamic per warp", w);
+          printf("\n");
         }
         CK(cuMemsetD8(dout, 0xa5, bytes));
         int nn = n, it = iters;
         void *args[] = {&dout, &din, &nn, &it};
-        CK(cuLaunchKernel(fn, grid, 1, 1, shapes[b][0], shapes[b][1], shapes[b][2], 0, NULL, args, NULL));
+        launch(fn, grid, shapes[b], args, m ? w : 0);
         CK(cuCtxSynchronize());
         CK(cuMemcpyDtoH(hout[m], dout, bytes));
       }

@@ -12,11 +12,17 @@
 #        accesses are split into stubs: also with --granule wide; and
 #        minb16 built by orion-ptxas --orion-spill=pragma; spill-heavy.cu
 #        at -maxrregcount=31 placed in part, --partial, also with --granule
-#        wide, --smem-limit and --colour; calls.cu with --colour), check the
-#        rewrites happened, list the pairs in <out>/pairs.txt, and compile
-#        host.c against the libcuda stub
+#        wide, --smem-limit and --colour; calls.cu with --colour; with
+#        --dynamic, the region in dynamic shared memory warp by warp:
+#        minb16, calls-nosmem, recursive_gauss with moves, spill-heavy at
+#        -maxrregcount=128 (13 KB per warp: above 48 KB per block from 128
+#        threads on) and at 31 placed in part within 8 KB per warp), check
+#        the rewrites happened, list the pairs in <out>/pairs.txt (with each
+#        dynamic kernel's bytes per warp), and compile host.c against the
+#        libcuda stub
 #   run.sh run <out>                       on the GPU machine: host on each
-#        original/rewritten pair (three block shapes, bit-for-bit), then
+#        original/rewritten pair (three block shapes, bit-for-bit; four for
+#        an unbounded kernel with a dynamic region, up to 256 threads), then
 #        compute-sanitizer memcheck and racecheck on every pair (when
 #        compute-sanitizer is installed; said otherwise)
 # Exit 77 without a GPU in the run half.
@@ -37,8 +43,11 @@ build)
       tee "$out/$tag.rewrite.txt"
     [ "$(grep -c ': rewritten:' "$out/$tag.rewrite.txt")" = "$want" ] ||
       { echo "FAIL: $tag: $want kernel(s) should have been rewritten"; exit 1; }
-    # names relative to <out>, so the directory can move to the GPU machine
-    echo "$tag $(basename "$cubin") $tag.rw.cubin" >> "$out/pairs.txt"
+    # names relative to <out>, so the directory can move to the GPU machine;
+    # then <kernel>=<bytes per warp> of each dynamic region
+    echo "$tag $(basename "$cubin") $tag.rw.cubin$(sed -n \
+      's/^\([^ :]*\): rewritten: .* dynamic shared from 0x[0-9a-f]*, \([0-9]*\) bytes per warp.*/ \1=\2/p' \
+      "$out/$tag.rewrite.txt" | tr -d '\n')" >> "$out/pairs.txt"
   }
   for m in 16 12; do
     "$cuda/bin/nvcc" -cubin -arch=sm_90 -DMINB=$m "$here/spill_smem.cu" -o "$out/minb$m.cubin"
@@ -89,6 +98,17 @@ build)
   done
   grep -q 'added\|0x400,' "$out/calls-nosmem.rewrite.txt" ||
     { echo "FAIL: calls-nosmem: the region should start a new section at 0x400"; exit 1; }
+  # the region in dynamic shared memory, laid out warp by warp: no block
+  # size, the launch brings ceil(threads / 32) x the bytes per warp
+  rw minb16-dyn "$out/minb16.cubin" 2 --dynamic
+  rw calls-nosmem-dyn "$out/calls-nosmem.cubin" 1 --dynamic
+  rw gauss-moves-dyn "$out/gauss.cubin" 1 --dynamic --layout moves --min-heights
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 -maxrregcount=128 "$here/../../lit/e2e/spill-heavy.cu" -o "$out/heavy128.cubin"
+  rw heavy128-dyn "$out/heavy128.cubin" 1 --dynamic
+  rw heavy-partial-dyn "$out/heavy.cubin" 1 --dynamic --partial --warp-limit 8192
+  for t in minb16-dyn calls-nosmem-dyn gauss-moves-dyn heavy128-dyn heavy-partial-dyn; do
+    grep -q "^$t .*=[1-9]" "$out/pairs.txt" || { echo "FAIL: $t: no dynamic region listed"; exit 1; }
+  done
   cc -O2 -std=c11 -Wall -Wextra -Werror -I"$cuda/include" "$here/host.c" -L"$cuda/lib64/stubs" -lcuda \
     -o "$out/host"
   echo "built into $out"
@@ -102,17 +122,19 @@ run)
   fi
   nvidia-smi -L
   rc=0
-  while read -r tag orig new; do
+  while read -r tag orig new dyn; do
     echo "== $tag: original vs rewritten"
-    "$out/host" "$orig" "$new" || rc=1
+    # shellcheck disable=SC2086 # dyn: zero or more <kernel>=<bytes> words
+    "$out/host" "$orig" "$new" $dyn || rc=1
   done < "$out/pairs.txt"
   san=$(command -v compute-sanitizer || echo "${ORION_CUDA_PATH:-/usr/local/cuda}/bin/compute-sanitizer")
   if [ -x "$san" ]; then
     for tool in memcheck racecheck; do
-      while read -r tag orig new; do
+      while read -r tag orig new dyn; do
         echo "== compute-sanitizer --tool $tool, $tag"
         # host runs both cubins; the sanitizer checks every launch
-        "$san" --tool $tool --error-exitcode 3 "$out/host" "$orig" "$new" \
+        # shellcheck disable=SC2086
+        "$san" --tool $tool --error-exitcode 3 "$out/host" "$orig" "$new" $dyn \
           > "$out/san.$tool.$tag.txt" 2>&1 || { rc=1; echo "FAIL: $tool"; grep -m5 '=========' "$out/san.$tool.$tag.txt"; }
         tail -3 "$out/san.$tool.$tag.txt"
       done < "$out/pairs.txt"

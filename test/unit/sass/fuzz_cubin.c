@@ -18,7 +18,8 @@
  *    partial placement and slot colouring (--partial --colour) below a
  *    shared-memory limit the input's size picks, and a register limit it
  *    picks too (none, or 255: the on-chip part's base register may then
- *    raise any kernel's count).
+ *    raise any kernel's count); and once more with the region in dynamic
+ *    shared memory (--dynamic, partial, a per-warp limit the input picks).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +192,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.partial = o.colour = 1;
   o.smem_limit = 0x400u + (uint32_t)(size % 0x3000u);
   o.reg_limit = size % 2 ? 255u : 0u;
+  rewrite_all(data, size, &o);
+  /* the region in dynamic shared memory, warp by warp, within a per-warp
+   * limit the input picks (odd sizes: none) */
+  o.dynamic = 1;
+  o.colour = size % 3 == 0;
+  o.warp_limit = size % 2 ? 0u : 0x80u * (uint32_t)(1 + size % 64);
   rewrite_all(data, size, &o);
   return 0;
 }

@@ -63,6 +63,12 @@ of the `nvdisasm -c` listing:
   - and twice with --colour (and --partial): the same rules, except that
     granules of a function may share a slot (the colourer's claim that
     they are never live together is not checked here);
+  - and twice with --dynamic (and --partial --warp-limit 0x400): the region
+    in dynamic shared memory warp by warp, so the prologue's IMAD of t * G
+    becomes S2R R2, SR_LANEID; IMAD R3, R3, C * G; IMAD R3, R2, G - C * G,
+    R3; IADD3 of the region's start (where dynamic memory starts: the
+    static size the info then gives), and off' = p * 32 * G + off % G
+    relative to the base register; no EIATTR_MAX_THREADS is added;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
     EIATTR_ANNOTATIONS offset carries nvdisasm's annotation;
   - `orion-sass info` reports frame 0 and the grown shared size;
@@ -104,6 +110,14 @@ PROLOGUE_80 = [
     r"IMAD R3, R3, R6, R2",
     r"IMAD R3, R3, R5, R0",
     r"IMAD(\.SHL)? {b}, R3, 0x{g}, RZ",
+]
+# --dynamic: the IMAD of t * G becomes these (the last writes R3 on sm_90,
+# the base register on sm_80-89)
+DYN_TAIL = [
+    r"S2R R2, SR_LANEID",
+    r"IMAD(\.SHL)? R3, R3, 0x{s}, RZ",
+    r"IMAD R3, R2, {d}, R3",
+    r"IADD3 {t}, R3, {r}, RZ",
 ]
 R1_INIT = re.compile(r"(LDC R1, c\[0x0\]\[0x[0-9a-f]+\]|MOV R1, c\[0x0\]\[0x[0-9a-f]+\]|"
                      r"IMAD\.MOV\.U32 R1, RZ, RZ, c\[0x0\]\[0x[0-9a-f]+\])")
@@ -259,6 +273,12 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     if not R1_INIT.fullmatch(init):
         return "the old first instruction '%s' does not load R1 from c[0x0][X]" % init
     pats = list(PROLOGUE if rep["sm"] == 90 else PROLOGUE_80)
+    if rep.get("dyn") is not None:
+        at = 8 if rep["sm"] == 90 else 7
+        stride, d = rep["slots"] * g, g - rep["slots"] * g
+        fill = {"s": "%x" % stride, "d": "-0x%x" % -d if d < 0 else "(RZ|0x0)",
+                "t": "R3" if rep["sm"] == 90 else "{b}", "r": "0x%x" % rep["dyn"] if rep["dyn"] else "(RZ|0x0)"}
+        pats[at:at + 1] = [re.sub(r"\{(s|d|t|r)\}", lambda m: fill[m.group(1)], x) for x in DYN_TAIL]
     if partial:
         pats.append(re.escape(init))
     npro = len(pats)
@@ -463,8 +483,9 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
                     continue
                 r = "RZ" if rs[0] == "Z" else "R%d" % (int(rs[0]) + j)
                 if LOCAL.match(st):  # partial: this word stays local
-                    want = ("LDL%s %s, [R1+0x%x]" % (m.group(3), r, off + 4 * j)) if m.group(2) == "LDL" else (
-                        "STL%s [R1+0x%x], %s" % (m.group(3), off + 4 * j, r))
+                    loc = "[R1+0x%x]" % (off + 4 * j) if off + 4 * j else "[R1]"  # nvdisasm's spelling
+                    want = ("LDL%s %s, %s" % (m.group(3), r, loc)) if m.group(2) == "LDL" else (
+                        "STL%s %s, %s" % (m.group(3), loc, r))
                     err = stays(a, (m.group(1) or "") + want, st, off + 4 * j, 1)
                     if err:
                         return err
@@ -520,8 +541,9 @@ def check_added(rw, f, info, had_bounds):
     return 1
 
 
-REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> shared "
-                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\) \((\w+) layout, (\d+) (\d+)-byte slots x (\d+) threads\), "
+REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> (?:shared "
+                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\)|dynamic shared from 0x([0-9a-f]+), (\d+) bytes per warp) "
+                 r"\((\w+) layout, (\d+) (\d+)-byte slots x (\d+) (?:threads|lanes)\), "
                  r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?"
                  r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?"
                  r"(?:; partial: (\d+) of (\d+) slots on chip, (\d+) accesses left local at R1, on chip at (R\d+)"
@@ -534,11 +556,15 @@ def rewrite(sass, cubin, out, extra):
     for line in text.splitlines():
         m = REP.match(line)
         if m:
-            reps[m.group(1)] = {"region": int(m.group(4), 16), "end": int(m.group(5), 16), "funcs": int(m.group(3)),
-                                "layout": m.group(6), "slots": int(m.group(7)), "gran": int(m.group(8)),
-                                "threads": int(m.group(9)), "split": int(m.group(10) or 0),
-                                "stub_insns": int(m.group(11) or 0), "site_insns": int(m.group(14) or 0),
-                                "base": m.group(18), "regs": m.group(19)}
+            dyn = int(m.group(6), 16) if m.group(6) else None
+            # dynamic: offsets are relative to the base register, which holds
+            # the region's start; the static size ends where it starts
+            reps[m.group(1)] = {"region": 0 if dyn is not None else int(m.group(4), 16),
+                                "end": dyn if dyn is not None else int(m.group(5), 16), "funcs": int(m.group(3)),
+                                "dyn": dyn, "layout": m.group(8), "slots": int(m.group(9)), "gran": int(m.group(10)),
+                                "threads": int(m.group(11)), "split": int(m.group(12) or 0),
+                                "stub_insns": int(m.group(13) or 0), "site_insns": int(m.group(16) or 0),
+                                "base": m.group(20), "regs": m.group(21)}
         print("%s: %s" % (os.path.basename(cubin), line))
     return reps
 
@@ -552,7 +578,7 @@ def main():
         sys.exit(__doc__)
     sass, nvdisasm, cuobjdump, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    total = added = calls = split = moved = partial = sm90 = 0
+    total = added = calls = split = moved = partial = sm90 = dynamic = 0
     for cubin in sys.argv[5:]:
         base = os.path.join(work, os.path.basename(cubin).replace(".cubin", ""))
         run([sass, "frame", cubin])
@@ -575,7 +601,10 @@ def main():
                                                     "--granule", "wide"], False),
                                   ("colour", ["--colour"], False),
                                   ("colour-partial", ["--colour", "--partial", "--smem-limit", "0x1000",
-                                                      "--reg-limit", "255"], False)):
+                                                      "--reg-limit", "255"], False),
+                                  ("dynamic", ["--dynamic"], False),
+                                  ("dynamic-partial", ["--dynamic", "--partial", "--warp-limit", "0x400",
+                                                       "--reg-limit", "255"], False)):
             rw = "%s.%s.cubin" % (base, tag)
             reps = rewrite(sass, cubin, rw, extra)
             info = run([sass, "info", rw])
@@ -612,8 +641,12 @@ def main():
                         (rep["regs"] and m.group(1) != rep["regs"]):
                     sys.exit("FAIL: %s: %s: info says regs/frame/smem %s, expected %s, 0 and %d" %
                              (rw, k, m.groups() if m else None, rep["regs"] or "as before", rep["end"]))
-                if k not in had_shared:
-                    added += check_added(rw, k, info, k in had_bounds)
+                if k not in had_shared and (rep["dyn"] is None or sm == 90):
+                    added += check_added(rw, k, info, k in had_bounds or rep["dyn"] is not None)
+                dynamic += rep["dyn"] is not None
+                if rep["dyn"] is not None and k not in had_bounds and \
+                        not re.search(r"^kernel %s: .* max-threads - " % re.escape(k), info, re.M):
+                    sys.exit("FAIL: %s: %s: a dynamic region needs no block limit, yet one was added" % (rw, k))
                 total += 1
                 calls += rep["funcs"] > 1
                 split += rep["split"] > 0
@@ -635,8 +668,10 @@ def main():
         sys.exit("FAIL: no kernel had slots moved at calls")
     if not partial:
         sys.exit("FAIL: no kernel was rewritten in part")
+    if not dynamic:
+        sys.exit("FAIL: no kernel was rewritten with a dynamic region")
     print("%d kernel rewrites checked (%d with an added .nv.shared section, %d with calls, %d with split accesses, "
-          "%d with moves at calls, %d partial)" % (total, added, calls, split, moved, partial))
+          "%d with moves at calls, %d partial, %d dynamic)" % (total, added, calls, split, moved, partial, dynamic))
 
 
 if __name__ == "__main__":
