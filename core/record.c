@@ -48,6 +48,20 @@ orion_status orion_record_format(const orion_record *rec, char *buf, size_t n) {
   w = snprintf(buf + off, n - off, ";np=%d;hp=%d", rec->n_params, rec->hidden_params);
   if (w < 0 || (size_t)w >= n - off)
     goto overflow;
+  off += (size_t)w;
+  for (int i = 0, first = 1; i < s->n_versions; i++) {
+    const orion_version *v = &s->versions[i];
+    if (v->role == ORION_ROLE_ORIGINAL || v->is_pad)
+      continue;
+    if (v->warp_smem > 999999u)
+      goto bad;
+    w = snprintf(buf + off, n - off, "%s%s:%0*u", first ? ";dsm=" : ",", v->tag, ORION_RECORD_DSM_DIGITS,
+                 v->warp_smem);
+    if (w < 0 || (size_t)w >= n - off)
+      goto overflow;
+    off += (size_t)w;
+    first = 0;
+  }
   return ORION_OK;
 overflow:
   buf[0] = '\0';
@@ -96,6 +110,25 @@ static int parse_version(const char *s, size_t len, orion_version *v) {
   return v->max_regs >= 0 && v->target_warps >= 0;
 }
 
+/* Apply dsm's "tag:N,..." (len bytes) to the versions of sel: each
+ * figure to the version of its tag (tags sel does not list: ignored). */
+static int apply_dsm(const char *s, size_t len, orion_selection *sel) {
+  const char *q = s, *end = s + len;
+  while (q < end) {
+    const char *e = memchr(q, ',', (size_t)(end - q)), *c;
+    if (!e)
+      e = end;
+    int n;
+    if (!(c = memchr(q, ':', (size_t)(e - q))) || c == q || !parse_int(c + 1, (size_t)(e - c - 1), &n) || n < 0)
+      return 0;
+    for (int i = 0; i < sel->n_versions; i++)
+      if (strlen(sel->versions[i].tag) == (size_t)(c - q) && !memcmp(sel->versions[i].tag, q, (size_t)(c - q)))
+        sel->versions[i].warp_smem = (unsigned)n;
+    q = e + 1;
+  }
+  return 1;
+}
+
 orion_status orion_record_parse(const char *text, orion_record *rec) {
   if (!text || !rec)
     return ORION_ERR_INVALID_ARG;
@@ -106,6 +139,8 @@ orion_status orion_record_parse(const char *text, orion_record *rec) {
     return ORION_ERR_PARSE;
   enum { K = 1, SM = 2, DIR = 4, ML = 8, THR = 16, BLK = 32, V = 64 };
   unsigned seen = 0;
+  const char *dsm = NULL; /* applied once the versions are known */
+  size_t dsm_len = 0;
   const char *p = text + 7;
   while (*p) {
     const char *semi = strchr(p, ';');
@@ -176,12 +211,36 @@ orion_status orion_record_parse(const char *text, orion_record *rec) {
       if (r.sel.n_versions == 0)
         return ORION_ERR_PARSE;
       seen |= V;
+    } else if (KEY("dsm")) {
+      dsm = val;
+      dsm_len = vlen;
     } /* unknown keys: ignored */
 #undef KEY
     p = semi ? semi + 1 : p + len;
   }
-  if (seen != (K | SM | DIR | ML | THR | BLK | V))
+  if (seen != (K | SM | DIR | ML | THR | BLK | V) || (dsm && !apply_dsm(dsm, dsm_len, &r.sel)))
     return ORION_ERR_PARSE;
   *rec = r;
   return ORION_OK;
+}
+
+long orion_record_dsm_at(const char *line, size_t len, const char *tag) {
+  size_t tl = tag ? strlen(tag) : 0;
+  for (size_t p = 0; line && tl && p + 5 <= len; p++) {
+    if (memcmp(line + p, ";dsm=", 5) != 0)
+      continue;
+    const char *q = line + p + 5, *end = memchr(q, ';', len - (size_t)(q - line));
+    if (!end)
+      end = line + len;
+    while (q < end) { /* "tag:NNNNNN" entries, comma-separated */
+      const char *e = memchr(q, ',', (size_t)(end - q));
+      if (!e)
+        e = end;
+      if ((size_t)(e - q) == tl + 1 + ORION_RECORD_DSM_DIGITS && !memcmp(q, tag, tl) && q[tl] == ':')
+        return (long)(q + tl + 1 - line);
+      q = e + 1;
+    }
+    return -1;
+  }
+  return -1;
 }

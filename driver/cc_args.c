@@ -69,7 +69,7 @@ static int o_rt(cc *c, const cc_arg *a) {
 
 static int o_spill(cc *c, const cc_arg *a) {
   if (optx_spill_policy_parse(a->val) < 0) {
-    drv_error("invalid value in '%s' (expected auto, smem, pragma, off, sass or partial)", a->spelled);
+    drv_error("invalid value in '%s' (expected " OPTX_SPILL_POLICIES ")", a->spelled);
     return CC_ERR;
   }
   c->spill = a->val;

@@ -152,7 +152,7 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
   } else if (drv_has_prefix(a, "--orion-spill=")) {
     int p = optx_spill_policy_parse(a + 14);
     if (p < 0) {
-      *err = drv_xasprintf("invalid value in '%s' (expected auto, smem, pragma, off, sass or partial)", a);
+      *err = drv_xasprintf("invalid value in '%s' (expected " OPTX_SPILL_POLICIES ")", a);
       return -1;
     }
     c->spill = (optx_spill_policy)p;
@@ -164,7 +164,7 @@ static int parse_orion_opt(const char *a, optx_cmd *c, char **report_opt, char *
   } else {
     *err = drv_xasprintf("unknown Orion option '%s' (known: --orion-report=FILE, "
                          "--orion-no-merge, --orion-jobs=N, --orion-keep-ptx=FILE, "
-                         "--orion-spill=auto|smem|pragma|off|sass|partial, --orion-colour, --orion-commands)", a);
+                         "--orion-spill=auto|smem|pragma|off|sass|partial|dynamic, --orion-colour, --orion-commands)", a);
     return -1;
   }
   return 0;
@@ -177,7 +177,7 @@ int optx_parse_args(int argc, char **argv, optx_cmd *c, char **err) {
   if (spill_env && *spill_env) {
     int p = optx_spill_policy_parse(spill_env);
     if (p < 0) {
-      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected auto, smem, pragma, off, sass or partial)",
+      *err = drv_xasprintf("invalid ORION_PTXAS_SPILL='%s' (expected " OPTX_SPILL_POLICIES ")",
                            spill_env);
       return -1;
     }
@@ -361,9 +361,9 @@ void optx_report_json(const optx_cmd *c, const optx_result *res, orion_strbuf *b
       if (!strcmp(e->spill_path, "sass"))
         orion_sb_addf(b,
                 ",\"placement\":{\"partial\":%s,\"slots_on_chip\":%u,\"bytes_on_chip\":%u,"
-                "\"slots_local\":%u,\"bytes_local\":%u}",
+                "\"slots_local\":%u,\"bytes_local\":%u,\"dynamic_bytes_per_warp\":%u}",
                 e->sass_partial ? "true" : "false", e->sass_slots[0], e->sass_bytes[0], e->sass_slots[1],
-                e->sass_bytes[1]);
+                e->sass_bytes[1], e->sass_warp_bytes);
       orion_sb_adds(b, "}");
     } else {
       orion_sb_adds(b, "null");

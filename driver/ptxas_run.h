@@ -17,7 +17,10 @@ typedef enum optx_spill_policy {
   OPTX_SPILL_SASS,
   OPTX_SPILL_PARTIAL, /* sass, and where the frame does not fit, its hottest slots */
   OPTX_SPILL_SMEM,    /* auto, else the pragma where it lowers local traffic */
+  OPTX_SPILL_DYNAMIC, /* partial, the region in the launch's dynamic shared memory */
 } optx_spill_policy;
+/* The policies' names, for messages. */
+#define OPTX_SPILL_POLICIES "auto, smem, pragma, off, sass, partial or dynamic"
 
 typedef struct optx_cmd {
   strvec args;        /* ptxas arguments without Orion's options */
@@ -63,6 +66,7 @@ typedef struct optx_entry {
    * left in local memory (partial: some local). */
   int sass_partial;
   unsigned sass_slots[2], sass_bytes[2];
+  unsigned sass_warp_bytes; /* dynamic: the region's bytes per warp (record's dsm) */
   char *spill_reason;
   char *sass_note;    /* why the SASS rewriter did not apply, or NULL */
   int spill_block;    /* threads/block the shared spill area is sized for */

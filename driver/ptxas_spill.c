@@ -68,17 +68,18 @@
  * .nv.shared.<k> sizes but not by ptxas -v's "bytes smem". */
 #define ORION_SM90_RESERVED_SMEM 0x400u
 
-static const char *const policy_names[] = {"auto", "pragma", "off", "sass", "partial", "smem"};
+static const char *const policy_names[] = {"auto", "pragma", "off", "sass", "partial", "smem", "dynamic"};
+#define N_POLICIES (sizeof policy_names / sizeof *policy_names)
 
 int optx_spill_policy_parse(const char *s) {
-  for (int i = 0; i < 6; i++)
+  for (size_t i = 0; i < N_POLICIES; i++)
     if (strcmp(s, policy_names[i]) == 0)
-      return i;
+      return (int)i;
   return -1;
 }
 
 const char *optx_spill_policy_name(optx_spill_policy p) {
-  return (unsigned)p < 6 ? policy_names[p] : "?";
+  return (unsigned)p < N_POLICIES ? policy_names[p] : "?";
 }
 
 /* Does policy p try the SASS rewrite (every policy but off and pragma)? */
@@ -101,11 +102,12 @@ static void trial_free(sass_trial *t) {
 }
 
 /* Rewrite entry `name` of cubin c (analysis a) with the driver's options
- * (limit: partial placement below that end of static shared memory, 0:
- * none; regs: the register count partial placement may raise the entry
- * to, its cap; colour: slot colouring); 1 rewritten (*r: the figures), 0
- * refused (msg says why), -1 the cubin is now half-edited. */
-static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block,
+ * (limit: partial placement below that end of static shared memory, or
+ * with dyn, in the launch's dynamic shared memory within that many bytes
+ * per warp, 0: none; regs: the register count partial placement may raise
+ * the entry to, its cap; colour: slot colouring); 1 rewritten (*r: the
+ * figures), 0 refused (msg says why), -1 the cubin is now half-edited. */
+static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *name, int block, int dyn,
                             unsigned limit, int regs, int colour, char *msg, size_t n, orion_sassrw_result *r) {
   size_t fi = orion_cubin_func_count(c);
   for (size_t k = 0; k < orion_cubin_func_count(c); k++) {
@@ -119,10 +121,12 @@ static int sass_rewrite_one(orion_cubin *c, const orion_sassrw *a, const char *n
   }
   orion_sassrw_opts o = {.no_dynamic_smem = 1,
                          .block = block > 0 ? (unsigned)block : 0,
-                         .smem_limit = limit,
+                         .smem_limit = dyn ? 0 : limit,
                          .partial = limit > 0,
                          .colour = colour,
-                         .reg_limit = regs > 0 ? (unsigned)regs : 0};
+                         .reg_limit = regs > 0 ? (unsigned)regs : 0,
+                         .dynamic = dyn,
+                         .warp_limit = dyn ? limit : 0};
   orion_status st = orion_sassrw_rewrite_kernel(c, a, fi, &o, r);
   snprintf(msg, n, "%s", r->msg);
   return st != ORION_OK ? -1 : r->rewritten;
@@ -145,6 +149,28 @@ static unsigned partial_limit(int sm, const ptxas_figures *f, int block) {
       hi = g.smem - 1;
   }
   return (unsigned)lo + ORION_SM90_RESERVED_SMEM;
+}
+
+/* The most dynamic shared memory per warp that keeps the build with
+ * figures f at its warps/SM at block threads (the occupancy model: the
+ * block's warps times that, over its static data), in 128-byte steps; 0
+ * if unknown or none. */
+static unsigned dynamic_limit(int sm, const ptxas_figures *f, int block) {
+  int w0 = optx_warps_at(sm, f, block), wpb = (block + 31) / 32;
+  const orion_arch_limits *al = orion_arch_get(sm);
+  if (w0 <= 0 || f->smem < 0 || !al)
+    return 0;
+  ptxas_figures g = *f;
+  long lo = 0, hi = ((long)al->max_smem_per_block_optin - f->smem) / wpb / 128; /* lo keeps w0 */
+  while (lo < hi) {
+    long mid = lo + (hi - lo + 1) / 2;
+    g.smem = f->smem + mid * 128 * wpb;
+    if (optx_warps_at(sm, &g, block) >= w0)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return (unsigned)(lo * 128);
 }
 
 /* The placement figures of a rewrite into e. */
@@ -215,15 +241,18 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   int thr = block > 0 ? block : ptx_entry_threads(pe);
   orion_sassrw_result res;
   memset(&res, 0, sizeof res);
-  e->sass_limit = c->spill == OPTX_SPILL_PARTIAL ? partial_limit(sm, &e->fig, thr) : 0;
-  if (c->spill == OPTX_SPILL_PARTIAL && !e->sass_limit) {
+  int dyn = c->spill == OPTX_SPILL_DYNAMIC;
+  e->sass_limit = c->spill == OPTX_SPILL_PARTIAL ? partial_limit(sm, &e->fig, thr)
+                  : dyn                          ? dynamic_limit(sm, &e->fig, thr)
+                                                 : 0;
+  if ((c->spill == OPTX_SPILL_PARTIAL || dyn) && !e->sass_limit) {
     *why = drv_xasprintf("no occupancy figures for %d threads to size the on-chip part", thr);
     return 0;
   }
   if (orion_cubin_write(t->cubin, &bytes, &size) == ORION_OK &&
       orion_cubin_parse(bytes, size, &copy, NULL) == ORION_OK)
-    ok = sass_rewrite_one(copy, t->an, e->name, block, e->sass_limit, e->maxnreg, c->colour, msg, sizeof msg,
-                          &res);
+    ok = sass_rewrite_one(copy, t->an, e->name, block, dyn, e->sass_limit, e->maxnreg, c->colour, msg,
+                          sizeof msg, &res);
   else
     snprintf(msg, sizeof msg, "cannot copy the cubin");
   free(bytes);
@@ -236,7 +265,7 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   if (c->spill != OPTX_SPILL_SASS) {
     /* ptxas -v's smem leaves out sm_90's 1 KB reserved area, which the
      * section size (and so smem_end) counts */
-    uint32_t smem_end = res.region_off + res.region_bytes;
+    uint32_t smem_end = res.region_off + (dyn ? res.warp_bytes * (uint32_t)((thr + 31) / 32) : res.region_bytes);
     ptxas_figures after = e->fig;
     after.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
     if ((*why = occupancy_loss(sm, &e->fig, &after, thr, msg)))
@@ -369,7 +398,7 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
  * edit undone and *why extended. */
 static int lower_for_base(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, ptx_edit *edits, int i, char **why) {
-  if (c->spill != OPTX_SPILL_PARTIAL || pe->maxnreg <= 8 || pe->maxnreg % 8)
+  if ((c->spill != OPTX_SPILL_PARTIAL && c->spill != OPTX_SPILL_DYNAMIC) || pe->maxnreg <= 8 || pe->maxnreg % 8)
     return 0;
   edits[i].maxnreg = pe->maxnreg - 1;
   ptxas_info info;
@@ -476,12 +505,13 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
           (need_reg && lower_for_base(c, real, m, pe, e, block, edits, (int)i, &why))) {
         set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS      ? "--orion-spill=sass; "
                                                   : c->spill == OPTX_SPILL_PARTIAL ? "--orion-spill=partial; "
+                                                  : c->spill == OPTX_SPILL_DYNAMIC ? "--orion-spill=dynamic; "
                                                                                    : "",
                                           why));
         free(why);
         e->sass_block = block;
         e->spill_block = own_bounds ? ptx_entry_threads(pe) : block;
-        e->spill_maxntid = !own_bounds;
+        e->spill_maxntid = !own_bounds && c->spill != OPTX_SPILL_DYNAMIC; /* dynamic: no block limit */
         continue;
       }
       free(e->sass_note);
@@ -585,7 +615,9 @@ int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m
   free(cand);
   trial_free(&trial);
   /* the recorded refusal: "sass: <reason>; pragma: ..." */
-  for (size_t i = 0; (c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL) && i < res->n; i++) {
+  for (size_t i = 0;
+       (c->spill == OPTX_SPILL_SASS || c->spill == OPTX_SPILL_PARTIAL || c->spill == OPTX_SPILL_DYNAMIC) && i < res->n;
+       i++) {
     optx_entry *e = &res->e[i];
     if (e->sass_note && e->spill_path && strcmp(e->spill_path, "sass") != 0) {
       char *r = drv_xasprintf("sass: %s; pragma: %s", e->sass_note, e->spill_reason ? e->spill_reason : "");
@@ -622,9 +654,11 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     char msg[400];
     orion_sassrw_result r;
     memset(&r, 0, sizeof r);
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, e->sass_limit, e->maxnreg, c->colour, msg,
+    int dyn = c->spill == OPTX_SPILL_DYNAMIC;
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dyn, e->sass_limit, e->maxnreg, c->colour, msg,
                               sizeof msg, &r);
-    uint32_t smem_end = r.region_off + r.region_bytes;
+    /* dynamic: the occupancy figures count the region of a block of e->block threads */
+    uint32_t smem_end = r.region_off + (r.dynamic ? r.warp_bytes * (uint32_t)((e->block + 31) / 32) : r.region_bytes);
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
       bad = 1;
@@ -632,6 +666,12 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
       set_path(e, "kept", drv_xasprintf("sass: %s (on the final cubin)", msg));
     } else {
       note_placement(e, &r);
+      if (r.dynamic && (e->sass_warp_bytes = r.warp_bytes) && !optx_record_set_dsm(cb, e->kernel, e->tag, r.warp_bytes)) {
+        drv_error("%s: %s: no record of the kernel in the cubin's record table to give the runtime its "
+                  "dynamic shared memory",
+                  c->input, e->name);
+        bad = 1;
+      }
       if (!r.partial) { /* partial: the local frame stays, and its traffic in part */
         e->fig.stack_frame = 0;
         e->fig.spill_stores = e->fig.spill_loads = 0;

@@ -24,6 +24,33 @@ int optx_record_block(const ptx_module *m, const char *kernel) {
   return block;
 }
 
+int optx_record_set_dsm(orion_cubin *c, const char *kernel, const char *tag, unsigned bytes) {
+  char digits[ORION_RECORD_DSM_DIGITS + 2];
+  if (snprintf(digits, sizeof digits, "%0*u", ORION_RECORD_DSM_DIGITS, bytes) != ORION_RECORD_DSM_DIGITS)
+    return 0;
+  size_t pre = strlen(ORION_RECORD_TABLE_PREFIX);
+  for (size_t i = 1; i < orion_cubin_symbol_count(c); i++) {
+    orion_cubin_symbol s;
+    orion_cubin_section sec;
+    if (orion_cubin_get_symbol(c, i, &s) || !s.name || strncmp(s.name, ORION_RECORD_TABLE_PREFIX, pre) ||
+        orion_cubin_get_section(c, s.shndx, &sec) || !sec.data || s.value > sec.size || s.size > sec.size - s.value)
+      continue;
+    size_t len = 0;
+    const char *table = (const char *)sec.data + s.value;
+    const char *line = orion_record_table_find(table, (size_t)s.size, kernel, &len);
+    long at = line ? orion_record_dsm_at(line, len, tag) : -1;
+    if (at < 0)
+      continue;
+    unsigned char *copy = drv_xmalloc(sec.size);
+    memcpy(copy, sec.data, sec.size);
+    memcpy(copy + s.value + (size_t)(line - table) + (size_t)at, digits, ORION_RECORD_DSM_DIGITS);
+    orion_status st = orion_cubin_replace_section_data(c, s.shndx, copy, sec.size);
+    free(copy);
+    return st == ORION_OK;
+  }
+  return 0;
+}
+
 int optx_warps_at(int sm, const ptxas_figures *f, int block) {
   orion_occ_input in = {f->registers, block, (unsigned)(f->smem > 0 ? f->smem : 0), 0};
   orion_occ_result r;

@@ -24,11 +24,18 @@
 #ifndef ORION_DRIVER_PTXAS_VERSIONS_H
 #define ORION_DRIVER_PTXAS_VERSIONS_H
 
+#include "orion/cubin.h"
 #include "ptxas_run.h"
 
 /* The block size K's decision record (its line of m's record table) says Orion
  * assumed, else ORION_DEFAULT_BLOCK.  Requires m scanned. */
 int optx_record_block(const ptx_module *m, const char *kernel);
+
+/* Write bytes as version tag's dsm figure in kernel's record, in the record
+ * table the cubin holds (orion/record.h: the digits are replaced in place,
+ * so nothing moves); 1 done, 0 when the cubin has no table, the table no
+ * such record or the record no figure for tag, or bytes has more digits. */
+int optx_record_set_dsm(orion_cubin *c, const char *kernel, const char *tag, unsigned bytes);
 
 /* Warps/SM of a build with figures f at block threads on sm (orion-ra's
  * occupancy model); -1 when sm or block is unknown. */

@@ -180,10 +180,26 @@ static int config_valid(rt_config *c) {
   return c->shmem <= (size_t)orion_rt_user_smem_limit(k);
 }
 
-/* A binary and its warps per SM for the configuration. */
+/* A binary, its warps per SM for the configuration and the dynamic
+ * shared memory it launches with (0: the launch's own). */
 typedef struct bin_warps {
   int bin, warps;
+  size_t pad;
 } bin_warps;
+
+/* The dynamic shared memory clone b launches c's blocks with when its
+ * frame is there (orion-ptxas's dynamic placement: b->warp_smem bytes per
+ * warp from where the dynamic part starts, the program's own bytes unused
+ * by the clone), its limit raised to it: 0 for other clones, (size_t)-1
+ * when a block's frame does not fit. */
+static size_t frame_smem(const rt_config *c, const rt_bin *b, int wpb, int optin) {
+  if (!b->warp_smem)
+    return 0;
+  size_t need = (size_t)wpb * b->warp_smem;
+  if (need < c->shmem)
+    need = c->shmem;
+  return need <= smem_room(b->fn, optin) && !allow_smem(b->fn, need) ? need : (size_t)-1;
+}
 
 /* The binaries that can run c's block, one per occupancy (equal warps
  * keep the original, else the clone with more registers), the user's
@@ -194,9 +210,13 @@ static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_wa
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;
   int nbins = 0;
   for (int i = 0; i < k->nbin; i++) {
-    if (i > 0)
+    size_t pad = 0;
+    if (i > 0) {
       inherit_limits(k->bin[i].fn, dyn_limit, carveout, optin);
-    int nb = i == 0 ? c->blocks_per_sm0 : orion_rt_occupancy(k->bin[i].fn, block, c->shmem);
+      if ((pad = frame_smem(c, &k->bin[i], wpb, optin)) == (size_t)-1)
+        continue;
+    }
+    int nb = i == 0 ? c->blocks_per_sm0 : orion_rt_occupancy(k->bin[i].fn, block, pad ? pad : c->shmem);
     if (orion_rt.debug)
       fprintf(stderr, "orion: debug: %s block %d smem %zu: %s %d registers, %d blocks/SM\n",
               k->name, block, c->shmem, k->bin[i].tag, k->bin[i].regs, nb);
@@ -207,10 +227,10 @@ static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_wa
       if (bins[j].warps == w) {
         dup = 1; /* keep the original, else the clone with more registers */
         if (bins[j].bin != 0 && k->bin[i].regs > k->bin[bins[j].bin].regs)
-          bins[j].bin = i;
+          bins[j].bin = i, bins[j].pad = pad;
       }
     if (!dup)
-      bins[nbins].bin = i, bins[nbins++].warps = w;
+      bins[nbins].bin = i, bins[nbins].pad = pad, bins[nbins++].warps = w;
   }
   if (k->split_fn)
     inherit_limits(k->split_fn, dyn_limit, carveout, optin);
@@ -316,7 +336,7 @@ static void build_candidates(rt_config *c) {
   for (int a = 0; a < nbins; a++) {
     if (bins[a].bin == 0)
       c->orig = c->n;
-    add_cand(c, k->bin[bins[a].bin].tag, bins[a].bin, 0, bins[a].warps);
+    add_cand(c, k->bin[bins[a].bin].tag, bins[a].bin, bins[a].pad, bins[a].warps);
   }
 }
 
@@ -369,7 +389,7 @@ static void prune_dominated(rt_config *c) {
   for (int i = 0; i < c->n; i++) {
     regs[i] = c->k->bin[c->c[i].bin].regs;
     warps[i] = c->c[i].warps;
-    clone[i] = c->c[i].bin != 0 && !c->c[i].pad;
+    clone[i] = c->c[i].bin != 0; /* padding versions run the original */
   }
   orion_plan_pareto(c->n, regs, warps, clone, keep);
   for (int i = 0; i < c->n; i++) {
@@ -452,7 +472,7 @@ static int start_tuning(rt_config *c) {
   int shares[MAX_CANDS], cons = -1;
   for (int i = 0; i < c->n; i++) {
     shares[i] = c->c[i].bin == 0;
-    if (k->bin[c->c[i].bin].role == ORION_ROLE_CONSERVATIVE && !c->c[i].pad)
+    if (c->c[i].bin != 0 && k->bin[c->c[i].bin].role == ORION_ROLE_CONSERVATIVE)
       cons = i;
   }
   int predicted = k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1;

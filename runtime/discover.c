@@ -137,6 +137,7 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
     b->role = ver->role;
     b->fn = f;
     b->hidden = hp > 0;
+    b->warp_smem = ver->warp_smem;
     load(f, load_us);
     if (orion_rt.api.cuFuncGetAttribute(&b->regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) {
       orion_rt.api.cuFuncGetAttribute(&b->local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f);

@@ -43,6 +43,7 @@ typedef struct rt_bin {
   int hidden; /* takes the split parameters */
   int regs;
   int local; /* local memory bytes per thread (spills) */
+  unsigned warp_smem; /* its frame's dynamic shared memory per warp (record's dsm), 0: none */
 } rt_bin;
 
 typedef enum { K_NEW, K_DEFERRED, K_PLAIN, K_READY } k_state;

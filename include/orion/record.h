@@ -13,8 +13,8 @@
  * ptxas's time grows with the number of module-scope globals times the
  * number of entries.  The text form of one record is one line:
  *
- *   orion1;k=<kernel>;sm=90;dir=inc;ml=57;thr=32;blk=256;bk=0;smem=0;
- *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32;np=2;hp=6
+ *   orion1;k=<kernel>;sm=90;dir=inc;ml=57;thr=32;blk=256;bk=0;w0=40;wmax=64;
+ *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32;np=2;hp=6;dsm=r32:000000
  *
  * where each version is tag:role:max_regs:target_warps (role letters o, c, s,
  * f for original, conservative, step, failsafe; tags starting with 'p' are
@@ -24,7 +24,13 @@
  * parameters; hp the number of hidden parameters every clone carries after
  * them (0, or ORION_SPLIT_PARAMS: the split parameters of orion/rt.h), and
  * when hp > 0 the entry `<kernel>__orion_split` is the uncapped original with
- * those parameters.  Both default to 0 when absent.  Unknown keys are ignored by the parser, so the
+ * those parameters.  Both default to 0 when absent.  dsm, last, lists every
+ * version with a binary other than the original as tag:NNNNNN (six
+ * digits, ORION_RECORD_DSM_DIGITS): the bytes of dynamic shared memory per
+ * warp its frame takes in a launch (0: none).  OrionPass writes zeros;
+ * orion-ptxas, which moves a version's frame there after assembling it,
+ * writes the figure into the table in the cubin in place, the width
+ * unchanged, so the table's layout and order stay as the pass made them.  Unknown keys are ignored by the parser, so the
  * format can grow; the leading "orion1" changes only on incompatible change.
  */
 #ifndef ORION_RECORD_H
@@ -44,6 +50,7 @@ extern "C" {
 #define ORION_RECORD_TABLE_NAME_MAX (sizeof ORION_RECORD_TABLE_PREFIX + 16)
 #define ORION_CLONE_INFIX "__orion_"
 #define ORION_RECORD_KERNEL_MAX 512
+#define ORION_RECORD_DSM_DIGITS 6 /* dsm's figures: at most 999999 bytes per warp */
 
 typedef struct orion_record {
   char kernel[ORION_RECORD_KERNEL_MAX];
@@ -76,6 +83,11 @@ char *orion_record_table_build(const char *const *recs, size_t n);
  * none or is malformed.  O(log n) line probes. */
 const char *orion_record_table_find(const char *table, size_t size, const char *kernel,
                                     size_t *len);
+
+/* requires line: len bytes of one record.  The offset in line of the
+ * ORION_RECORD_DSM_DIGITS digits of tag's dsm figure, or -1 when the
+ * record lists none for tag. */
+long orion_record_dsm_at(const char *line, size_t len, const char *tag);
 
 /* requires table: size bytes of a table.  The line starting at pos: returns
  * pos with its length in *len, or (size_t)-1 past the last line.  The next

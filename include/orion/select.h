@@ -65,6 +65,8 @@ typedef struct orion_version {
   int max_regs;            /* nvvm.maxnreg of the clone; 0 = no cap */
   int target_warps;        /* warps/SM the model predicts at the assumed block */
   int is_pad;              /* 1: no binary; the runtime pads dynamic smem */
+  unsigned warp_smem;      /* bytes of dynamic shared memory per warp its frame takes
+                              (orion-ptxas's dynamic placement), 0: none */
 } orion_version;
 
 typedef struct orion_select_input {

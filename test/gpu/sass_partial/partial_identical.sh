@@ -8,9 +8,14 @@
 # the raw output) at block sizes 64, 128 and 256 (256: the block the
 # rewritten versions are sized for), and at 512 (above it: a rewritten
 # version must not run; the output must still match and nothing may be
-# reported).  The build half fails unless the report shows at least one
-# version placed in part.  compute-sanitizer memcheck and racecheck run on
-# every rewritten version when installed.  GPU times per version are
+# reported).  The same with --orion-spill=dynamic (the frame in the
+# launch's dynamic shared memory, which the runtime sizes for each block:
+# no block limit; at 512 the original itself cannot launch, too many
+# registers, and every mode must fail alike).  The build half fails unless
+# the partial report shows a version placed in part and the dynamic one a
+# version with dynamic shared memory per warp.  compute-sanitizer memcheck
+# and racecheck run on every rewritten version of both when installed
+# (dynamic: at 256 and 128 threads).  GPU times per version are
 # printed (information, not a criterion).  Exit 77 without a GPU.
 #   partial_identical.sh <build dir>                     build and run
 #   partial_identical.sh --build-only <build dir> <out>  build here (no GPU)
@@ -34,6 +39,16 @@ if [ "$phase" != run ]; then
   "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=off "$here/heavy_prog.cu" -o "$out/off"
   "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=partial --orion-report="$out/partial.json" \
     "$here/heavy_prog.cu" -o "$out/partial"
+  "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=dynamic --orion-report="$out/dynamic.json" \
+    "$here/heavy_prog.cu" -o "$out/dynamic"
+  python3 - "$out/dynamic.json" <<'PY'
+import json, sys
+dyn = [e["name"] for b in json.load(open(sys.argv[1]))["builds"] for e in b["entries"]
+       if ((e.get("spill") or {}).get("placement") or {}).get("dynamic_bytes_per_warp")]
+print("dynamic shared memory:", " ".join(dyn))
+if not dyn:
+    sys.exit("FAIL: no version has its frame in dynamic shared memory")
+PY
   python3 - "$out/partial.json" "$out/tags.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -57,7 +72,7 @@ fail=0
 for block in 64 128 256 512; do
   ORION_MODE=off "$out/plain" $block $((1 << 20)) "$out/ref.bin" > "$out/ref.txt"
   echo "block $block plain: $(cat "$out/ref.txt")"
-  for bin in off partial; do
+  for bin in off partial dynamic; do
     for mode in off adaptive $(for t in $tags; do echo fixed:$t; done); do
       got=$(ORION_CACHE=off ORION_MODE=$mode "$out/$bin" $block $((1 << 20)) "$out/got.bin" 2>"$out/err.txt") || true
       status=ok
@@ -71,11 +86,15 @@ for block in 64 128 256 512; do
   done
 done
 if command -v compute-sanitizer >/dev/null; then
-  for t in $tags; do
-    for tool in memcheck racecheck; do
-      ORION_CACHE=off ORION_MODE=fixed:$t compute-sanitizer --tool $tool --error-exitcode 9 \
-        "$out/partial" 256 65536 >"$out/san.$tool.$t.txt" 2>&1 || { echo "FAIL: $tool on $t"; fail=1; }
-      echo "compute-sanitizer $tool fixed:$t: $(tail -1 "$out/san.$tool.$t.txt")"
+  for run in partial:256 dynamic:256 dynamic:128; do
+    bin=${run%:*} block=${run#*:}
+    for t in $tags; do
+      for tool in memcheck racecheck; do
+        log="$out/san.$tool.$bin.$block.$t.txt"
+        ORION_CACHE=off ORION_MODE=fixed:$t compute-sanitizer --tool $tool --error-exitcode 9 \
+          "$out/$bin" "$block" 65536 >"$log" 2>&1 || { echo "FAIL: $tool on $bin $t"; fail=1; }
+        echo "compute-sanitizer $tool $bin fixed:$t block $block: $(tail -1 "$log")"
+      done
     done
   done
 else

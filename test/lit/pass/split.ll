@@ -25,7 +25,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; ---- a split-safe kernel: byval/align/noalias parameters, 2-D grid --------
 ; One record table, sorted by kernel name.
-; CHECK: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=asm;{{.*}};np=1;hp=0\0Aorion1;k=callee;{{.*}};np=1;hp=0\0Aorion1;k=cluster;{{.*}};np=1;hp=0\0Aorion1;k=clusterdim;{{.*}};np=1;hp=0\0Aorion1;k=external;{{.*}};np=1;hp=0\0Aorion1;k=grid;{{.*}};np=3;hp=6\0Aorion1;k=indirect;{{.*}};np=2;hp=0\0Aorion1;k=printer;{{.*}};np=1;hp=6\0A\00"
+; CHECK: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=asm;{{.*}};np=1;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=callee;{{.*}};np=1;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=cluster;{{.*}};np=1;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=clusterdim;{{.*}};np=1;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=external;{{.*}};np=1;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=grid;{{.*}};np=3;hp=6{{(;dsm=[^;]*)?}}\0Aorion1;k=indirect;{{.*}};np=2;hp=0{{(;dsm=[^;]*)?}}\0Aorion1;k=printer;{{.*}};np=1;hp=6{{(;dsm=[^;]*)?}}\0A\00"
 ; CHECK-NOT: @__orion_rec
 
 ; The original is unchanged.

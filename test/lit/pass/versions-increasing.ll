@@ -16,7 +16,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; IR: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=heavy;sm=90;dir=inc;ml=160;thr=32;blk=256;bk=0;w0=8;wmax=64;v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r48:s:48:40,r32:s:32:64;np=1;hp=6\0A\00", align 1
+; IR: @__orion_records_{{[0-9a-f]+}} = addrspace(1) constant [{{[0-9]+}} x i8] c"orion1;k=heavy;sm=90;dir=inc;ml=160;thr=32;blk=256;bk=0;w0=8;wmax=64;v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r48:s:48:40,r32:s:32:64;np=1;hp=6;dsm=r128:000000,r80:000000,r48:000000,r32:000000\0A\00", align 1
 ; IR: define ptx_kernel void @heavy(ptr addrspace(1) %p) #[[ORIG:[0-9]+]]
 ; IR: define ptx_kernel void @heavy__orion_r128(ptr addrspace(1) %p, [[HIDDEN:i32 %__orion_off_x, i32 %__orion_off_y, i32 %__orion_off_z, i32 %__orion_nctaid_x, i32 %__orion_nctaid_y, i32 %__orion_nctaid_z]]) #[[R128:[0-9]+]]
 ; IR: define ptx_kernel void @heavy__orion_r80(ptr addrspace(1) %p, [[HIDDEN]]) #[[R80:[0-9]+]]

@@ -32,6 +32,29 @@ int main(void) {
               a->target_warps == b->target_warps && a->is_pad == b->is_pad,
           "version %d", i);
   }
+  /* dsm: every version with a binary but the original, six digits each,
+   * zero as the pass writes it; a figure written in place (as orion-ptxas
+   * does in the cubin) parses back to that version. */
+  CHECK(strstr(buf, ";dsm=") != NULL && !strstr(buf, "orig:000000"), "dsm in '%s'", buf);
+  int clones = 0;
+  for (int i = 0; i < r.sel.n_versions; i++)
+    clones += r.sel.versions[i].role != ORION_ROLE_ORIGINAL && !r.sel.versions[i].is_pad;
+  CHECK(clones >= 2, "the selection has clones");
+  const char *tag = NULL;
+  for (int i = 0; i < r.sel.n_versions && !tag; i++)
+    if (r.sel.versions[i].role != ORION_ROLE_ORIGINAL && !r.sel.versions[i].is_pad)
+      tag = r.sel.versions[i].tag;
+  long at = orion_record_dsm_at(buf, strlen(buf), tag);
+  CHECK(at > 0 && !memcmp(buf + at, "000000", 6), "dsm_at %s", tag);
+  memcpy(buf + at, "013440", 6);
+  CHECK(orion_record_parse(buf, &back) == ORION_OK, "parse patched '%s'", buf);
+  for (int i = 0; i < back.sel.n_versions; i++)
+    CHECK(back.sel.versions[i].warp_smem == (strcmp(back.sel.versions[i].tag, tag) ? 0u : 13440u), "dsm of %s",
+          back.sel.versions[i].tag);
+  CHECK(orion_record_dsm_at(buf, strlen(buf), "orig") == -1 && orion_record_dsm_at(buf, strlen(buf), "r9") == -1,
+        "dsm_at of versions without a figure");
+  char again[1024];
+  CHECK(orion_record_format(&back, again, sizeof again) == ORION_OK && !strcmp(again, buf), "dsm round trip");
   /* Too small a buffer: error and an empty string, never a truncated record. */
   char small[40];
   CHECK(orion_record_format(&r, small, sizeof small) == ORION_ERR_RANGE && small[0] == '\0', "range");
@@ -53,6 +76,8 @@ int main(void) {
       "orion1;k=a;noequals;v=orig:o:0:64",
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;np=-1",
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;hp=x",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;dsm=r32",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;dsm=r32:-1",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
     CHECK(orion_record_parse(bad[i], &back) == ORION_ERR_PARSE, "rejects '%s'", bad[i]);
