@@ -3,7 +3,7 @@
 ptxas's shared-memory pragma, version by version, on corpus programs.
 
     spill_table.py --raw local=DIR --raw pragma=DIR --raw sass=DIR \\
-                   --reports DIR [--out FILE.md] [--csv FILE.csv]
+                   --reports DIR [--rewrite NAME] [--out FILE.md] [--csv FILE.csv]
 
 Each DIR is a measure.py result directory (or several, comma-separated) (benchmarks/corpus) of the same
 programs built three ways, differing only in orion-ptxas's spill policy
@@ -13,9 +13,14 @@ build reports of the `sass` build (build.sh --reports); they name the
 versions the rewrite took and their placement (all slots on chip, or in
 part: slots and bytes on chip and in local memory).
 
+Other builds may be named (--raw NAME=DIR, in the order of the columns),
+and --rewrite names the one the reports are of (default sass): for
+example local, partial and dynamic (ORION_PTXAS_SPILL=off, partial and
+dynamic) with --rewrite dynamic.
+
 One row per rewritten version that ran: its median GPU time (ms) under each
-policy, the spread of its runs ((max - min) / median, the largest of the
-three), and local/sass and pragma/sass (above 1: the rewrite is faster).
+policy, the spread of its runs ((max - min) / median, the largest of all),
+and local/sass and pragma/sass (above 1: the rewrite is faster).
 Then the geometric means and the worst, over the versions placed in part
 and over all.  Requires at least 3 ok runs of a version in every build.
 """
@@ -30,9 +35,6 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'corpus'))
 from analyze import Data  # noqa: E402
 from spills import read_reports  # noqa: E402
-
-POLICIES = ('local', 'pragma', 'sass')
-
 
 def times(raws):
     """{(program, kernel, tag): [ms per ok run]} of the fixed runs in the
@@ -70,52 +72,57 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--raw', action='append', default=[], metavar='POLICY=DIR')
     ap.add_argument('--reports', required=True)
+    ap.add_argument('--rewrite', default='sass', metavar='NAME')
     ap.add_argument('--out')
     ap.add_argument('--csv')
     a = ap.parse_args()
-    raws = {}
+    raws, names = {}, []
     for x in a.raw:  # a policy given again adds its directories
         k, v = x.split('=', 1)
         raws[k] = raws[k] + ',' + v if k in raws else v
-    if sorted(raws) != sorted(POLICIES):
-        sys.exit('spill_table: give --raw local=DIR --raw pragma=DIR --raw sass=DIR')
-    t = {p: times(raws[p]) for p in POLICIES}
+        names += [k] if k not in names else []
+    rw_name = a.rewrite
+    others = [n for n in names if n != rw_name]
+    if rw_name not in raws or not others:
+        sys.exit(f'spill_table: give --raw NAME=DIR for {rw_name} and at least one other build')
+    t = {p: times(raws[p]) for p in names}
     rw = rewritten(a.reports)
     if not rw:
         sys.exit(f'spill_table: {a.reports}: no rewritten version in the build reports')
     rows = []
     for key in sorted(rw):
-        runs = [t[p].get(key, []) for p in POLICIES]
-        if min(len(r) for r in runs) < 3:
+        runs = {p: t[p].get(key, []) for p in names}
+        if min(len(r) for r in runs.values()) < 3:
             continue
-        med = [statistics.median(r) for r in runs]
-        spread = max((max(r) - min(r)) / m for r, m in zip(runs, med))
+        med = {p: statistics.median(r) for p, r in runs.items()}
+        spread = max((max(runs[p]) - min(runs[p])) / med[p] for p in names)
         pl = rw[key]
-        rows.append(dict(program=key[0], kernel=key[1], tag=key[2], partial=bool(pl.get('partial')),
-                         on_chip=pl.get('bytes_on_chip'), local=pl.get('bytes_local'),
-                         local_ms=med[0], pragma_ms=med[1], sass_ms=med[2], spread=spread,
-                         vs_local=med[0] / med[2], vs_pragma=med[1] / med[2]))
+        row = dict(program=key[0], kernel=key[1], tag=key[2], partial=bool(pl.get('partial')),
+                   on_chip=pl.get('bytes_on_chip'), local=pl.get('bytes_local'))
+        row.update({f'{p}_ms': med[p] for p in names})
+        row['spread'] = spread
+        row.update({f'vs_{p}': med[p] / med[rw_name] for p in others})
+        rows.append(row)
     if not rows:
         sys.exit('spill_table: no rewritten version ran 3 times in every build')
-    lines = ['| program | kernel | version | placement (B/thread on chip + local) | local ms | '
-             'pragma ms | sass ms | spread | local/sass | pragma/sass |',
-             '|---|---|---|---|---:|---:|---:|---:|---:|---:|']
+    lines = ['| program | kernel | version | placement (B/thread on chip + local) | ' +
+             ''.join(f'{p} ms | ' for p in names) + 'spread | ' + ' | '.join(f'{p}/{rw_name}' for p in others) + ' |',
+             '|---|---|---|---|' + '---:|' * (len(names) + 1 + len(others))]
     for r in rows:
         where = f"{'part' if r['partial'] else 'all'}: {r['on_chip']} + {r['local']}"
-        lines.append(f"| {r['program']} | `{r['kernel'][:48]}` | {r['tag']} | {where} | "
-                     f"{r['local_ms']:.4f} | {r['pragma_ms']:.4f} | {r['sass_ms']:.4f} | "
-                     f"{100 * r['spread']:.1f} % | {r['vs_local']:.3f} | {r['vs_pragma']:.3f} |")
+        lines.append(f"| {r['program']} | `{r['kernel'][:48]}` | {r['tag']} | {where} | " +
+                     ''.join(f"{r[p + '_ms']:.4f} | " for p in names) + f"{100 * r['spread']:.1f} % | " +
+                     ' | '.join(f"{r['vs_' + p]:.3f}" for p in others) + ' |')
     lines.append('')
     for name, sel in (('placed in part', [r for r in rows if r['partial']]), ('all rewritten', rows)):
         if not sel:
             continue
-        lo = min(sel, key=lambda r: r['vs_local'])
-        pr = min(sel, key=lambda r: r['vs_pragma'])
-        lines.append(f"* {name}, {len(sel)} versions: local/sass geomean {geo([r['vs_local'] for r in sel]):.3f}"
-                     f" (worst {lo['vs_local']:.3f}, {lo['program']} {lo['tag']}), faster on "
-                     f"{sum(r['vs_local'] > 1 for r in sel)}; pragma/sass geomean "
-                     f"{geo([r['vs_pragma'] for r in sel]):.3f} (worst {pr['vs_pragma']:.3f}, "
-                     f"{pr['program']} {pr['tag']}), faster on {sum(r['vs_pragma'] > 1 for r in sel)}")
+        parts = []
+        for p in others:
+            w = min(sel, key=lambda r: r['vs_' + p])
+            parts.append(f"{p}/{rw_name} geomean {geo([r['vs_' + p] for r in sel]):.3f} (worst {w['vs_' + p]:.3f}, "
+                         f"{w['program']} {w['tag']}), faster on {sum(r['vs_' + p] > 1 for r in sel)}")
+        lines.append(f"* {name}, {len(sel)} versions: " + '; '.join(parts))
     text = '\n'.join(lines) + '\n'
     if a.csv:
         with open(a.csv + '.tmp', 'w') as f:
