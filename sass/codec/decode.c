@@ -111,6 +111,9 @@ static unsigned width_of(char c, orion_sass_word w) {
   case 'z': /* memory size field: U8 S8 U16 S16 32 64 128 */
     s = (unsigned)sass_bits(w, 73, 3);
     return s == 5 ? 2 : s == 6 ? 4 : 1;
+  case 'a': /* atomic size field: U32 S32 U64 S64 ... F64: 64-bit ones take 2 */
+    s = (unsigned)sass_bits(w, 73, 3);
+    return s == 2 || s == 3 || s == 6 ? 2 : 1;
   case 'f': return sass_bits(w, 75, 2) == 3 ? 2 : 1;
   case 'g': return sass_bits(w, 84, 2) == 3 ? 2 : 1;
   default: return 0;
@@ -202,9 +205,13 @@ static void form_source(dstate *s, char which, unsigned file, unsigned width,
   }
 }
 
-/* kind: the letter after 'M' (or 'K'); implicit: the token ends in '~'. */
+/* kind: the letter after 'M' (or 'K'); implicit: the token ends in '~'.
+ * Atomics: 's', 't' and 'a' are 'l', 'u' and 'h' with the atomic size
+ * field (32-bit unless it says 64); 'n' is 'a' without a descriptor. */
 static void mem_operand(dstate *s, char kind, int implicit) {
   orion_sass_insn *in = s->in;
+  int atomic = kind == 's' || kind == 't' || kind == 'a' || kind == 'n';
+  kind = kind == 's' ? 'l' : kind == 't' ? 'u' : kind == 'a' ? 'h' : kind;
   if (kind == 'c' || kind == 'K') {
     if (kind == 'c')
       add_reg(s, ORION_SASS_R, 24, 1, 0, 1);
@@ -215,7 +222,7 @@ static void mem_operand(dstate *s, char kind, int implicit) {
     add_reg(s, ORION_SASS_UR, kind == 'g' ? 32 : 64, 2, 0, 0);
     if (!s->bad)
       in->regs[in->nregs - 1].implicit = (uint8_t)implicit;
-  } else if (kind != 'l' && kind != 'u') {
+  } else if (kind != 'l' && kind != 'u' && kind != 'n') { /* n: no descriptor */
     s->bad = 1;
     return;
   }
@@ -229,7 +236,7 @@ static void mem_operand(dstate *s, char kind, int implicit) {
   in->mem_off = (int32_t)sext(sass_bits(s->w, 40, 24), 24);
   take(s, 40, 24);
   static const uint8_t bytes[8] = {1, 1, 2, 2, 4, 8, 16, 0};
-  in->mem_bytes = bytes[sass_bits(s->w, 73, 3)];
+  in->mem_bytes = atomic ? 4u * width_of('a', s->w) : bytes[sass_bits(s->w, 73, 3)];
   if (!in->mem_bytes)
     s->bad = 1;
 }
@@ -276,7 +283,7 @@ static void token(dstate *s, const char *t, size_t n) {
       s->in->regs[before].port = (uint8_t)(colon[1] - '0');
     return;
   }
-  if (n == 2 && t[0] == 'P' && t[1] == 'R') { /* all predicates read */
+  if ((n == 2 || (n == 3 && t[2] == 'w')) && t[0] == 'P' && t[1] == 'R') { /* all predicates read (PRw: written) */
     orion_sass_insn *in = s->in;
     if (in->nregs >= ORION_SASS_MAX_REGS) {
       s->bad = 1;
@@ -285,11 +292,12 @@ static void token(dstate *s, const char *t, size_t n) {
     orion_sass_reg *r = &in->regs[in->nregs++];
     memset(r, 0, sizeof *r);
     r->file = ORION_SASS_P;
+    r->def = n == 3;
     r->width = 7;
     r->field = 0xff; /* not an encoding field */
     return;
   }
-  if (t[0] == 'M' && (n == 2 || (n == 3 && t[2] == '~' && (t[1] == 'g' || t[1] == 'h')))) {
+  if (t[0] == 'M' && (n == 2 || (n == 3 && t[2] == '~' && (t[1] == 'g' || t[1] == 'h' || t[1] == 'a')))) {
     mem_operand(s, t[1], n == 3);
     return;
   }

@@ -114,3 +114,66 @@ __global__ void shuffles(int *out, const int *in, int lane, int width) {
   v += __shfl_xor_sync(0xffffffffu, v, 16);
   out[t] = v;
 }
+
+// Atomics: ATOMS with a result ([R] and [R+UR]), ATOMS.POPC.INC on a
+// uniform address, REDG/RED (AND, 64-bit ADD, F64 ADD, MAX.S32), ATOMG
+// with and without a result, ATOMG.CAS (32 and 64 bits), ATOMS.CAST.SPIN.64
+// (a 64-bit shared atomicAdd), YIELD in a spin loop; FRND.F64 (trunc,
+// floor, rint), FCHK against an immediate; uniform USHF/ULOP3/USEL forms.
+__global__ void atomics(int *out, unsigned *cnt, double *dsum, const int *in, int n) {
+  __shared__ int hist[64];
+  __shared__ unsigned total;
+  int t = threadIdx.x;
+  if (t < 64) hist[t] = 0;
+  if (t == 0) total = 0;
+  __syncthreads();
+  int v = in[blockIdx.x * blockDim.x + t];
+  int old = atomicAdd(&hist[v & 63], v);
+  atomicAdd(&total, 1u);
+  atomicAnd(&out[v & 7], v);
+  atomicAdd(&dsum[v & 3], (double)v);
+  int g = atomicAdd(&out[8 + (v & 7)], 1);
+  int c = atomicCAS(&out[16], v, g);
+  __syncthreads();
+  if (t < 64) out[32 + t] = hist[t] + old + c;
+  if (t == 0) cnt[blockIdx.x] = total;
+}
+
+__global__ void atomics64(unsigned long long *g, const unsigned long long *in, int *gi) {
+  __shared__ unsigned long long s[32];
+  int t = threadIdx.x;
+  if (t < 32) s[t] = 0;
+  __syncthreads();
+  unsigned long long v = in[t];
+  unsigned long long o = atomicAdd(&s[t & 31], v);
+  atomicAdd(&g[t & 7], v);
+  unsigned long long r = atomicAdd(&g[8 + (t & 7)], v);
+  unsigned long long c = atomicCAS(&g[16], v, r);
+  atomicMax(&gi[t & 3], (int)v);
+  atomicExch(&gi[4 + (t & 3)], (int)v);
+  __syncthreads();
+  g[32 + t] = o + s[t & 31] + c;
+}
+
+__global__ void spin_lock(int *lock, int *out, float *f, float x) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    out[0] += 1;
+    __threadfence();
+    atomicExch(lock, 0);
+  }
+  f[threadIdx.x] = f[threadIdx.x] / x;
+}
+
+__global__ void rounding(double *out, const double *a, float *fo, const float *fa, float d) {
+  int t = threadIdx.x;
+  out[t] = trunc(a[t]) + floor(a[t] * 0.5) + rint(a[t] * 3.0);
+  fo[t] = fa[t] / d + fa[t] / 120.0f;
+}
+
+__global__ void uniform_shifts(unsigned long long *out, unsigned long long a, unsigned s, int k) {
+  unsigned long long x = (a >> (s & 63)) ^ (a << ((s + 3) & 63));
+  unsigned y = (k > 3 ? s : 1u) | (s & 0x33u);
+  out[threadIdx.x] = x + y + (k ? ~x : 0ull);
+}

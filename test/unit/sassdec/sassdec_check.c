@@ -371,12 +371,14 @@ static int check_plr(const insn_rec *r, const orion_sass_insn *in) {
         int td = theirs == '^' || theirs == 'x', tu = theirs == 'v' || theirs == 'x';
         int md = mine[n] == '^' || mine[n] == 'x', mu = mine[n] == 'v' || mine[n] == 'x';
         /* A predicated write keeps the old value: nvdisasm may show it as
-         * read too.  P2R reads the predicates its mask selects; PR stands
-         * for all of them (a superset). */
+         * read too.  P2R reads the predicates its mask selects, R2P
+         * writes them; PR and PRw stand for all of them (a superset). */
         if (in->guard != 7 && md && td && tu && !mu)
           mu = 1;
         if (in->op == ORION_SASS_OP_P2R && f == ORION_SASS_P && mu && !tu)
           tu = 1;
+        if (in->op == ORION_SASS_OP_R2P && f == ORION_SASS_P && md && !td)
+          td = 1, tu = mu;
         if (td != md || tu != mu)
           return FAIL("def/use of %s%d: nvdisasm '%c', decoded '%c'",
                       f == 0 ? "R" : f == 1 ? "UR" : f == 2 ? "P" : "UP", n,
