@@ -666,7 +666,8 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
       set_path(e, "kept", drv_xasprintf("sass: %s (on the final cubin)", msg));
     } else {
       note_placement(e, &r);
-      if (r.dynamic && (e->sass_warp_bytes = r.warp_bytes) && !optx_record_set_dsm(cb, e->kernel, e->tag, r.warp_bytes)) {
+      e->sass_warp_bytes = r.dynamic ? r.warp_bytes : 0;
+      if (e->sass_warp_bytes && !optx_record_set_dsm(cb, e->kernel, e->tag, e->sass_warp_bytes)) {
         drv_error("%s: %s: no record of the kernel in the cubin's record table to give the runtime its "
                   "dynamic shared memory",
                   c->input, e->name);

@@ -156,7 +156,8 @@ int main(int argc, char **argv) {
     int same = v[i].blocks >= 0;
     int blocks = same ? v[i].blocks : -v[i].blocks - 1;
     printf("%s,%s,%d,%d,%d,%d,%d,%.4f,%.4f,%.4f,%s\n", v[i].label, v[i].kernel, v[i].regs, v[i].smem, v[i].local,
-           blocks, blocks * (int)(block / 32), v[i].ms[v[i].nms / 2], v[i].ms[0], v[i].ms[v[i].nms - 1], same ? "yes" : "NO");
+           blocks, blocks * (int)(block / 32), v[i].ms[v[i].nms / 2], v[i].ms[0], v[i].ms[v[i].nms - 1],
+           same ? "yes" : "NO");
   }
   return bad;
 }

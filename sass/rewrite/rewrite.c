@@ -407,9 +407,11 @@ static int lay_out_dynamic(rw_kernel *k) {
   uint32_t limit = k->opts->warp_limit && k->opts->warp_limit < most ? k->opts->warp_limit : most;
   if (k->bytes > limit && k->opts->partial)
     return lay_out_partial(k, k->region + limit);
+  const char *what = k->opts->warp_limit && k->opts->warp_limit < most ? "limit" : "most a one-warp block may have";
   if (k->bytes > limit)
-    STOP("needs %" PRIu64 " bytes of shared memory per warp (%" PRIu64 " slots of %u bytes x 32 lanes), above the %s of %u",
-         k->bytes, k->chunks, k->gran, k->opts->warp_limit && k->opts->warp_limit < most ? "limit" : "most a one-warp block may have", limit);
+    STOP("needs %" PRIu64 " bytes of shared memory per warp (%" PRIu64
+         " slots of %u bytes x 32 lanes), above the %s of %u",
+         k->bytes, k->chunks, k->gran, what, limit);
   k->site_insns = k->layout == SASSRW_LAYOUT_MOVES ? sassrw_sites_insns(&k->tree) : 0;
   k->stub_insns += k->site_insns;
   return 0;
