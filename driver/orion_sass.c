@@ -113,6 +113,35 @@ static long number_arg(const char *opt, const char *v, int base, long hi, const 
   return -1;
 }
 
+/* rewrite's options that take a number: its name, strtol base, largest
+ * value and unit (number_arg), where it goes, and whether it is one of the
+ * layout options that need --smem-frame. */
+typedef struct numeric_opt {
+  const char *name;
+  int base;
+  long hi;
+  const char *unit;
+  uint32_t *dst;
+  int layout;
+} numeric_opt;
+
+/* If argv[*i] is one of the n options t with a value after it: 1 with the
+ * value stored (and *i past it, *layout_set raised for layout options),
+ * -1 after an error naming it; 0 when it is none of them. */
+static int numeric_option(const numeric_opt *t, size_t n, int argc, char **argv, int *i, int *layout_set) {
+  for (size_t k = 0; k < n; k++) {
+    if (strcmp(argv[*i], t[k].name) != 0 || *i + 1 >= argc)
+      continue;
+    long v = number_arg(t[k].name, argv[++*i], t[k].base, t[k].hi, t[k].unit);
+    if (v < 0)
+      return -1;
+    *t[k].dst = (uint32_t)v;
+    *layout_set |= t[k].layout;
+    return 1;
+  }
+  return 0;
+}
+
 /* The index of v among name(0), name(1), ... (NULL ends them), or -1
  * after an error that lists the choices. */
 static int pick(const char *opt, const char *v, const char *(*name)(int), const char *choices) {
@@ -538,7 +567,13 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "rewrite")) {
     const char *in = NULL, *out = NULL;
     orion_sassrw_opts opts = {0};
-    int smem = 0, layout_set = 0, granule_set = 0;
+    int smem = 0, layout_set = 0, granule_set = 0, num;
+    const numeric_opt nums[] = {
+        {"--warp-limit", 0, 232448, "bytes", &opts.warp_limit, 1},
+        {"--smem-limit", 0, 0xc000, "bytes", &opts.smem_limit, 1},
+        {"--reg-limit", 10, 255, "registers", &opts.reg_limit, 1},
+        {"--block", 10, 1024, "threads", &opts.block, 0},
+    };
     for (int i = 2; i < argc; i++) {
       if (!strcmp(argv[i], "-o") && i + 1 < argc)
         out = argv[++i];
@@ -552,33 +587,12 @@ int main(int argc, char **argv) {
         opts.partial = layout_set = 1;
       else if (!strcmp(argv[i], "--dynamic"))
         opts.dynamic = layout_set = 1;
-      else if (!strcmp(argv[i], "--warp-limit") && i + 1 < argc) {
-        long b = number_arg("--warp-limit", argv[++i], 0, 232448, "bytes");
-        if (b < 0)
+      else if ((num = numeric_option(nums, sizeof nums / sizeof *nums, argc, argv, &i, &layout_set)) != 0) {
+        if (num < 0)
           return 2;
-        opts.warp_limit = (uint32_t)b;
-        layout_set = 1;
-      }
-      else if (!strcmp(argv[i], "--smem-limit") && i + 1 < argc) {
-        long b = number_arg("--smem-limit", argv[++i], 0, 0xc000, "bytes");
-        if (b < 0)
-          return 2;
-        opts.smem_limit = (uint32_t)b;
-        layout_set = 1;
-      } else if (!strcmp(argv[i], "--reg-limit") && i + 1 < argc) {
-        long b = number_arg("--reg-limit", argv[++i], 10, 255, "registers");
-        if (b < 0)
-          return 2;
-        opts.reg_limit = (unsigned)b;
-        layout_set = 1;
       } else if (!strcmp(argv[i], "--min-heights"))
         opts.min_heights = layout_set = 1;
-      else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
-        long b = number_arg("--block", argv[++i], 10, 1024, "threads");
-        if (b < 0)
-          return 2;
-        opts.block = (unsigned)b;
-      } else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
+      else if (!strcmp(argv[i], "--layout") && i + 1 < argc) {
         int l = pick("--layout", argv[++i], layout_nm, "auto, ptxas, sum, cstack or moves");
         if (l < 0)
           return 2;

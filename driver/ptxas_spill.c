@@ -173,6 +173,15 @@ static unsigned dynamic_limit(int sm, const ptxas_figures *f, int block) {
   return (unsigned)(lo * 128);
 }
 
+/* ptxas -v's "bytes smem" of a version rewritten as r, for blocks of
+ * `threads` (a dynamic region counts that block's warps): the end of its
+ * shared memory less sm_90's 1 KB reserved area, which the section size
+ * counts and -v does not. */
+static long rewritten_smem(const orion_sassrw_result *r, int threads) {
+  uint32_t end = r->region_off + (r->dynamic ? r->warp_bytes * (uint32_t)((threads + 31) / 32) : r->region_bytes);
+  return end > ORION_SM90_RESERVED_SMEM ? (long)(end - ORION_SM90_RESERVED_SMEM) : 0;
+}
+
 /* The placement figures of a rewrite into e. */
 static void note_placement(optx_entry *e, const orion_sassrw_result *r) {
   e->sass_partial = r->partial;
@@ -263,11 +272,8 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
     return 0;
   }
   if (c->spill != OPTX_SPILL_SASS) {
-    /* ptxas -v's smem leaves out sm_90's 1 KB reserved area, which the
-     * section size (and so smem_end) counts */
-    uint32_t smem_end = res.region_off + (dyn ? res.warp_bytes * (uint32_t)((thr + 31) / 32) : res.region_bytes);
     ptxas_figures after = e->fig;
-    after.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
+    after.smem = rewritten_smem(&res, thr);
     if ((*why = occupancy_loss(sm, &e->fig, &after, thr, msg)))
       return 0;
   }
@@ -657,8 +663,6 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     int dyn = c->spill == OPTX_SPILL_DYNAMIC;
     int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dyn, e->sass_limit, e->maxnreg, c->colour, msg,
                               sizeof msg, &r);
-    /* dynamic: the occupancy figures count the region of a block of e->block threads */
-    uint32_t smem_end = r.region_off + (r.dynamic ? r.warp_bytes * (uint32_t)((e->block + 31) / 32) : r.region_bytes);
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
       bad = 1;
@@ -679,7 +683,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
       } else if (r.regcount > 0) { /* and the count may rise for the base register */
         e->fig.registers = (int)r.regcount;
       }
-      e->fig.smem = smem_end > ORION_SM90_RESERVED_SMEM ? (long)(smem_end - ORION_SM90_RESERVED_SMEM) : 0;
+      e->fig.smem = rewritten_smem(&r, e->block); /* the occupancy figures' block */
     }
   }
   if (!bad && (cs = orion_cubin_write_file(cb, cubin, &d)) != ORION_OK) {

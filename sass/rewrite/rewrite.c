@@ -84,13 +84,16 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   return x;
 }
 
-/* Instructions of the prologue on sm_<sm>, the BRA back included: sm_90
- * adds the S2R of SR_CgaCtaId and the IMAD that puts the CTA rank in. */
-static unsigned prologue_len(unsigned sm) { return sm == 90 ? PROLOGUE : PROLOGUE - 2; }
-
 /* The dynamic region's prologue: three more (S2R SR_LANEID, an IMAD and
  * the IADD3 of the region's start). */
 #define DYN_EXTRA 3
+
+/* Instructions of the prologue on sm_<sm>, the BRA back included: sm_90
+ * adds the S2R of SR_CgaCtaId and the IMAD that puts the CTA rank in; a
+ * partial rewrite the kernel's own load of R1; a dynamic region DYN_EXTRA. */
+static unsigned prologue_len(unsigned sm, int partial, int dyn) {
+  return (sm == 90 ? PROLOGUE : PROLOGUE - 2) + (partial ? 1u : 0u) + (dyn ? DYN_EXTRA : 0u);
+}
 #define SR_LANEID 0x0
 
 /* What the prologue computes into the base register: t * gran (static
@@ -101,16 +104,15 @@ typedef struct {
   uint32_t stride, region;
 } prologue_spec;
 
-/* Build the prologue at byte offset `at` of the section into out (n * 16
- * bytes): the region's per-thread base into register base, then, n =
- * prologue_len: nothing more (base is R1); n = prologue_len + 1: the
- * kernel's own load of R1 (base is another register, R1 stays the stack
- * pointer).  It returns to `back`.  r1_init, the kernel's first
+/* Build the prologue at byte offset `at` of the section into out
+ * (prologue_len instructions): the region's per-thread base into register
+ * ps->base, then, when that is not R1 (partial: R1 stays the stack
+ * pointer), the kernel's own load of R1.  It returns to `back`.  r1_init, the kernel's first
  * instruction (it loads R1 from c[0x0][X]), is the template of the loads
  * of c[0x0][0x0] and c[0x0][0x4]; every variable-latency result gets a
  * scoreboard of its own, which the first IMAD waits on. */
-static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec *ps, unsigned n,
-                             uint64_t at, uint64_t back, unsigned char *out) {
+static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec *ps, uint64_t at, uint64_t back,
+                             unsigned char *out) {
   unsigned sm = r1_init->sm, np = 0, cga = sm == 90, base = ps->base;
   orion_sass_insn p[PROLOGUE + DYN_EXTRA];
   orion_status st = ORION_OK;
@@ -148,7 +150,7 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
   }
   if (st == ORION_OK && cga)
     st = orion_sass_make_imad_imm(base, 4, 0x1000000u, 3, &p[np++]);
-  if (n == np + 2)
+  if (base != ORION_SASS_SP)
     p[np++] = *r1_init;
   for (unsigned k = 0; st == ORION_OK && k < np; k++)
     st = sassrw_enc(&p[k], sm, out + 16 * k);
@@ -391,8 +393,7 @@ static int lay_out_partial(rw_kernel *k, uint32_t limit) {
          " allocated (assemble one register lower)",
          k->part.top_gpr + 1, k->part.top_gpr + 4, (k->f.regcount + 7) & ~(int64_t)7);
   }
-  k->prologue_n = prologue_len(k->sm) + 1; /* R1 stays the stack pointer */
-  k->partial = 1;
+  k->partial = 1; /* R1 stays the stack pointer */
   k->chunks = k->part.k;
   k->bytes = k->chunks * per;
   return 0;
@@ -474,10 +475,7 @@ static int build(rw_kernel *k) {
   const sassrw_tree *t = &k->tree;
   uint64_t align = k->ts.addralign > 16 ? k->ts.addralign : 16;
   k->P0 = k->ts.size;
-  if (!k->prologue_n)
-    k->prologue_n = prologue_len(k->sm);
-  if (k->dyn)
-    k->prologue_n += DYN_EXTRA;
+  k->prologue_n = prologue_len(k->sm, k->partial, k->dyn);
   k->nsz = (k->P0 + (k->prologue_n + k->stub_insns) * 16 + align - 1) / align * align;
   if (!(k->code = malloc(k->nsz)))
     FAIL(ORION_ERR_NOMEM);
@@ -489,7 +487,7 @@ static int build(rw_kernel *k) {
   if (sassrw_decode(code, k->sm, &r1_init) != ORION_OK)
     FAIL(ORION_ERR_INTERNAL);
   prologue_spec ps = {k->gran, k->base, (unsigned)k->dyn, (uint32_t)(k->chunks * k->gran), k->region};
-  if ((k->st = prologue(&r1_init, &ps, k->prologue_n, k->P0, 16, code + k->P0)) != ORION_OK ||
+  if ((k->st = prologue(&r1_init, &ps, k->P0, 16, code + k->P0)) != ORION_OK ||
       (k->st = sassrw_bra(0, k->P0, ORION_SASS_CTRL_SAFE, k->sm, code)) != ORION_OK) {
     orion_status e = k->st;
     k->st = ORION_OK; /* nothing changed yet: a refusal */
