@@ -471,12 +471,12 @@ static int rewrite_cubin(orion_cubin *c, const char *path, const orion_sassrw_op
       printf("\n");
     }
     if (st == ORION_OK && r.rewritten) {
-      char how[96] = "";
+      char how[160] = "";
       if (r.partial)
         snprintf(how, sizeof how, " (on chip at R%u, local at R1, %u registers)", r.base_reg, r.regcount);
       if (r.dynamic)
-        snprintf(how + strlen(how), sizeof how - strlen(how), "; dynamic, %u B/warp from 0x%x", r.warp_bytes,
-                 r.region_off);
+        snprintf(how + strlen(how), sizeof how - strlen(how),
+                 "; dynamic, %u B/warp at the end of the dynamic part (from 0x%x)", r.warp_bytes, r.region_off);
       printf("  placement: on chip %u slots, %u B/thread; local %u slots, %u B/thread (%zu accesses)%s%s\n",
              r.slots_on_chip, r.bytes_on_chip, r.slots_local, r.bytes_local, r.local_accesses,
              r.partial ? "; partial" : "", how);

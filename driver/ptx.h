@@ -91,11 +91,13 @@ void ptx_emit_edited(const ptx_module *m, const ptx_edit *edits, orion_strbuf *o
  * .func definitions it calls.  abi_call: a call to a function the module
  * only declares (vprintf, malloc, __assertfail, ...) or through a register
  * (indirect); ptxas compiles those with the ABI.  dyn_smem: a reference to
- * an .extern .shared variable.  The *_what fields name the first one found
- * ("vprintf", "indirect call", the variable). */
+ * an .extern .shared variable.  smem_size: a read of %total_smem_size or
+ * %dynamic_smem_size (more shared memory changes what it reads).  The
+ * *_what fields name the first one found ("vprintf", "indirect call", the
+ * variable, the register). */
 typedef struct ptx_reach {
-  int abi_call, dyn_smem;
-  char abi_what[128], dyn_what[128];
+  int abi_call, dyn_smem, smem_size;
+  char abi_what[128], dyn_what[128], size_what[32];
 } ptx_reach;
 void ptx_entry_reach(const ptx_module *m, const ptx_entry *e, ptx_reach *out);
 /* requires reached with m->n_funcs elements (at least 1); sets reached[i]

@@ -9,7 +9,8 @@
  *   2. Every policy but off and pragma: the SASS rewriter (sass/: the
  *      frame of the kernel and its callees moves to a per-thread shared
  *      region) when sass_available() says so -> "sass": sm_90, not -rdc,
- *      no dynamic shared memory, the rewrite succeeds on a copy of the
+ *      no dynamic shared memory (but policy dynamic's clones, whose
+ *      region goes above it), the rewrite succeeds on a copy of the
  *      first-run cubin and, except under sass, the occupancy model (core/)
  *      gives the rewritten version at least the warps/SM of the local build
  *      at its block size ("occupancy loss" otherwise: a capped clone exists
@@ -24,10 +25,17 @@
  *      most estimated accesses that fit below the static shared size the
  *      version's occupancy (warps/SM of the local build at its block size)
  *      leaves; the rest stay in local memory (include/orion/sassrw.h).
+ *      Policy dynamic (never the default): register-capped clones as
+ *      partial, with the region at the end of the launch's dynamic shared
+ *      memory, sized per warp to keep their warps/SM at the record's block
+ *      (the runtime brings it for each launch); the original and split
+ *      entries, which the runtime does not launch so, as partial.
  *   3. The smem-pragma path where ptxas allows it (verified on ptxas 13.0):
  *      not with -c (ptxas: "not allowed for per-function compilation
  *      modes"), not on ptxas < 13, not when the entry reaches an
- *      .extern .shared variable ("not allowed for dynamic SMEM"), not when
+ *      .extern .shared variable ("not allowed for dynamic SMEM") or reads
+ *      %total_smem_size or %dynamic_smem_size (the spill area would change
+ *      the value), not when
  *      it reaches a call of a declared-only function or an indirect call
  *      (C7800, "functions use abi"); calls of .func defined in the module
  *      are fine.  Otherwise "kept" with that reason.
@@ -85,6 +93,15 @@ const char *optx_spill_policy_name(optx_spill_policy p) {
 /* Does policy p try the SASS rewrite (every policy but off and pragma)? */
 static int tries_sass(optx_spill_policy p) {
   return p != OPTX_SPILL_OFF && p != OPTX_SPILL_PRAGMA;
+}
+
+/* Whether entry e's region goes to dynamic shared memory: policy dynamic
+ * and a register-capped clone, which only the runtime launches, with the
+ * region's bytes (its record's dsm).  The original runs as the program
+ * launches it and a split entry has no dsm of its own: under policy
+ * dynamic they are placed as under partial. */
+static int dynamic_entry(const optx_cmd *c, const optx_entry *e) {
+  return c->spill == OPTX_SPILL_DYNAMIC && e->is_clone && strcmp(e->tag, ORION_SPLIT_SUFFIX) != 0;
 }
 
 /* The first-run cubin, read and analysed once for every entry. */
@@ -202,8 +219,9 @@ static char *occupancy_loss(int sm, const ptxas_figures *before, const ptxas_fig
 }
 
 /* The single decision point for the SASS path: 1 when sass/ rewrites the
- * version (policy sass, sm_90, not -rdc, no dynamic shared memory, and the
- * rewrite succeeds on a copy of the trial's cubin); else 0 with *why, and
+ * version (policy sass, sm_90, not -rdc, no dynamic shared memory unless
+ * the region is dynamic, and the rewrite succeeds on a copy of the trial's
+ * cubin); else 0 with *why, and
  * *need_reg 1 when partial placement was refused only for want of a base
  * register. */
 static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
@@ -224,7 +242,9 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   }
   ptx_reach r;
   ptx_entry_reach(m, pe, &r);
-  if (r.dyn_smem) {
+  int dyn = dynamic_entry(c, e);
+  int partial = c->spill == OPTX_SPILL_PARTIAL || (c->spill == OPTX_SPILL_DYNAMIC && !dyn);
+  if (r.dyn_smem && !dyn) { /* a dynamic region goes above it; a static one would overlap it */
     *why = drv_xasprintf("dynamic shared memory (%s)", r.dyn_what);
     return 0;
   }
@@ -250,11 +270,8 @@ static int sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entr
   int thr = block > 0 ? block : ptx_entry_threads(pe);
   orion_sassrw_result res;
   memset(&res, 0, sizeof res);
-  int dyn = c->spill == OPTX_SPILL_DYNAMIC;
-  e->sass_limit = c->spill == OPTX_SPILL_PARTIAL ? partial_limit(sm, &e->fig, thr)
-                  : dyn                          ? dynamic_limit(sm, &e->fig, thr)
-                                                 : 0;
-  if ((c->spill == OPTX_SPILL_PARTIAL || dyn) && !e->sass_limit) {
+  e->sass_limit = partial ? partial_limit(sm, &e->fig, thr) : dyn ? dynamic_limit(sm, &e->fig, thr) : 0;
+  if ((partial || dyn) && !e->sass_limit) {
     *why = drv_xasprintf("no occupancy figures for %d threads to size the on-chip part", thr);
     return 0;
   }
@@ -517,7 +534,7 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
         free(why);
         e->sass_block = block;
         e->spill_block = own_bounds ? ptx_entry_threads(pe) : block;
-        e->spill_maxntid = !own_bounds && c->spill != OPTX_SPILL_DYNAMIC; /* dynamic: no block limit */
+        e->spill_maxntid = !own_bounds && !dynamic_entry(c, e); /* dynamic: no block limit */
         continue;
       }
       free(e->sass_note);
@@ -547,6 +564,10 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
     }
     if (r.abi_call) {
       set_path(e, "kept", drv_xasprintf("ABI call (%s)", r.abi_what));
+      continue;
+    }
+    if (r.smem_size) { /* the pragma's shared spill area would change what it reads */
+      set_path(e, "kept", drv_xasprintf("reads %s", r.size_what));
       continue;
     }
     e->spill_block = own_bounds ? ptx_entry_threads(pe) : optx_record_block(m, e->kernel);
@@ -660,8 +681,7 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     char msg[400];
     orion_sassrw_result r;
     memset(&r, 0, sizeof r);
-    int dyn = c->spill == OPTX_SPILL_DYNAMIC;
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dyn, e->sass_limit, e->maxnreg, c->colour, msg,
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dynamic_entry(c, e), e->sass_limit, e->maxnreg, c->colour, msg,
                               sizeof msg, &r);
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);

@@ -189,15 +189,13 @@ typedef struct bin_warps {
 
 /* The dynamic shared memory clone b launches c's blocks with when its
  * frame is there (orion-ptxas's dynamic placement: b->warp_smem bytes per
- * warp from where the dynamic part starts, the program's own bytes unused
- * by the clone), its limit raised to it: 0 for other clones, (size_t)-1
+ * warp at the end of the dynamic part, above the program's own bytes,
+ * 16-aligned), its limit raised to it: 0 for other clones, (size_t)-1
  * when a block's frame does not fit. */
 static size_t frame_smem(const rt_config *c, const rt_bin *b, int wpb, int optin) {
   if (!b->warp_smem)
     return 0;
-  size_t need = (size_t)wpb * b->warp_smem;
-  if (need < c->shmem)
-    need = c->shmem;
+  size_t need = (c->shmem + 15) / 16 * 16 + (size_t)wpb * b->warp_smem;
   return need <= smem_room(b->fn, optin) && !allow_smem(b->fn, need) ? need : (size_t)-1;
 }
 

@@ -53,7 +53,7 @@ build)
         d="$out/r$cap.dynpart$b"
         "$sass" rewrite --smem-frame --no-dynamic-smem --dynamic --partial --warp-limit $((per * 32)) \
           --reg-limit $cap "$out/r$cap-1.cubin" -o "$d.cubin" > "$d.txt"
-        w=$(sed -n 's/.*dynamic shared from 0x[0-9a-f]*, \([0-9]*\) bytes per warp.*/\1/p' "$d.txt")
+        w=$(sed -n 's/.*dynamic shared (0x[0-9a-f]* + its size), \([0-9]*\) bytes per warp.*/\1/p' "$d.txt")
         [ -n "$w" ] && v="$v dyn-part:r$cap.dynpart$b.cubin:$k:$w"
       fi
       d="$out/r$cap.dynfull$b" lim=$(((232448 - 1024) / (b / 32) / 128 * 128))
@@ -62,7 +62,7 @@ build)
         "$sass" rewrite --smem-frame --no-dynamic-smem --dynamic --partial --reg-limit $cap --warp-limit $lim \
           "$out/r$cap-1.cubin" -o "$d.cubin" > "$d.txt"
       fi
-      w=$(sed -n 's/.*dynamic shared from 0x[0-9a-f]*, \([0-9]*\) bytes per warp.*/\1/p' "$d.txt")
+      w=$(sed -n 's/.*dynamic shared (0x[0-9a-f]* + its size), \([0-9]*\) bytes per warp.*/\1/p' "$d.txt")
       [ -n "$w" ] && v="$v dyn-full:r$cap.dynfull$b.cubin:$k:$w"
       echo "$b $cap $v" >> "$out/variants.txt"
     done

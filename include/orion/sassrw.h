@@ -18,6 +18,8 @@
  *     (register-indexed local memory);
  *   - a call whose target is not a function of the cubin (indirect);
  *   - a branch leaving the function;
+ *   - a read of the block's shared memory size (S2R SR_SMEMSZ,
+ *     %total_smem_size), which every rewrite enlarges;
  *   - recursion (a cycle of the call graph), or a callee that is unsafe.
  * Nothing is assumed about registers an unknown instruction reads or
  * writes: the function is unsafe and left as it is.
@@ -114,25 +116,28 @@
  * its attributes stay.
  *
  * Dynamic region (opts.dynamic): the same accesses, laid out warp by
- * warp in the launch's dynamic shared memory instead of static memory
- * sized for N threads.  With C granules per thread, w = t / 32 and
- * l = t % 32 (SR_LANEID: warps are formed from consecutive linear thread
- * indices), granule p of warp w lane l is at
- *     region + w * 32 * C * G + p * 32 * G + l * G,
- * so the base register holds region + (t - l) * C * G + l * G (three more
- * prologue instructions: S2R SR_LANEID, two IMADs, and an IADD3 of region)
- * and an access is [base + p * 32 * G + off % G]: the code depends on no
- * block size, and a launch of any block shape brings exactly
- * ceil(threads / 32) * 32 * C * G bytes of dynamic shared memory
- * (res.warp_bytes per warp; above 48 KB per block with the opt-in
- * attribute).  region is where the dynamic part starts: the static
- * .nv.shared.<k> size, grown to 16-aligned (sm_90: 0x400 and a section
- * added when the kernel has none, as ptxas does for a kernel with only
- * dynamic shared memory; sm_80-89: 0, no section needed).  Warp-sized
- * strides keep a warp's accesses to one slot on consecutive G-byte words.
- * The kernel must not use dynamic shared memory of its own
- * (opts.no_dynamic_smem).  Partial placement works as above with
- * opts.warp_limit in place of smem_limit.
+ * warp at the end of the launch's dynamic shared memory instead of in
+ * static memory sized for N threads.  With C granules per thread,
+ * w = t / 32 and l = t % 32 (SR_LANEID: warps are formed from consecutive
+ * linear thread indices), D the launch's dynamic size (c[0x0][0x2c]) and
+ * region where the dynamic part starts, granule p of warp w lane l is at
+ *     region + D - (w + 1) * 32 * C * G + p * 32 * G + l * G,
+ * so the base register holds region + D - 32 * C * G - (t - l) * C * G
+ * + l * G (four more prologue instructions: S2R SR_LANEID, the load of D,
+ * two IMADs, and an IADD3) and an access is [base + p * 32 * G + off % G]:
+ * the code depends on no block size.  A launch of any block shape whose
+ * program asks for M bytes of dynamic memory brings
+ * align16(M) + ceil(threads / 32) * 32 * C * G bytes (res.warp_bytes per
+ * warp; above 48 KB per block with the opt-in attribute): the program's
+ * own dynamic data stays where ptxas placed it, below the region.  region
+ * is the static .nv.shared.<k> size, grown to 16-aligned (ptxas places
+ * dynamic data at the section's end, its size padded to the data's
+ * alignment; sm_90: 0x400 and a section added when the kernel has none,
+ * as ptxas does for a kernel with only dynamic shared memory; sm_80-89: 0,
+ * no section needed).  Warp-sized strides keep a warp's accesses to one
+ * slot on consecutive G-byte words.  A tree function that reads D is
+ * refused (the region enlarges it).  Partial placement works as above
+ * with opts.warp_limit in place of smem_limit.
  *
  * Refused (the kernel is left unchanged and the reason reported): unsafe
  * kernels (or callees); callees that load or move R1 (ABI calls, -rdc);
@@ -147,7 +152,7 @@
  * kernel is launched without dynamic shared memory
  * (orion_sassrw_opts.no_dynamic_smem: ptxas bakes the dynamic array's
  * address, the old static size, into the code, so growing the static part
- * would overlap it), any kernel at all.
+ * would overlap it), any kernel but under opts.dynamic.
  *
  * Ownership: orion_sassrw_analyze() returns a handle the caller frees with
  * orion_sassrw_free(); the records and strings it hands out live until
@@ -198,6 +203,7 @@ typedef struct orion_sassrw_func {
   size_t n_callees;
   const size_t *callees;          /* function indices, without duplicates */
   int shared_access;              /* LDS/STS or SR_CgaCtaId reads */
+  int reads_dyn_size;             /* reads c[0x0][0x2c], the launch's dynamic shared memory size */
   int safe;                       /* no unsafe fact (own or via callees) */
   const char *reason;             /* first unsafe fact, "" when safe */
 } orion_sassrw_func;

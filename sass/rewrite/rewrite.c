@@ -84,9 +84,9 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
   return x;
 }
 
-/* The dynamic region's prologue: three more (S2R SR_LANEID, an IMAD and
- * the IADD3 of the region's start). */
-#define DYN_EXTRA 3
+/* The dynamic region's prologue: four more (S2R SR_LANEID, the load of
+ * c[0x0][0x2c], an IMAD and the IADD3 of the region's end). */
+#define DYN_EXTRA 4
 
 /* Instructions of the prologue on sm_<sm>, the BRA back included: sm_90
  * adds the S2R of SR_CgaCtaId and the IMAD that puts the CTA rank in; a
@@ -95,10 +95,13 @@ static unsigned prologue_len(unsigned sm, int partial, int dyn) {
   return (sm == 90 ? PROLOGUE : PROLOGUE - 2) + (partial ? 1u : 0u) + (dyn ? DYN_EXTRA : 0u);
 }
 #define SR_LANEID 0x0
+#define CB_DYN_SIZE 0x2c /* c[0x0][0x2c]: the launch's dynamic shared memory size */
 
 /* What the prologue computes into the base register: t * gran (static
- * region), or with dyn, region + (t - lane) * stride + lane * gran
- * (stride: the bytes per thread of the dynamic region). */
+ * region), or with dyn, from the end of the launch's shared memory,
+ * region + dyn_size - 32 * stride - (t - lane) * stride + lane * gran
+ * (stride: the bytes per thread of the dynamic region; region: where the
+ * dynamic part starts). */
 typedef struct {
   unsigned gran, base, dyn;
   uint32_t stride, region;
@@ -136,15 +139,22 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
     st = orion_sass_make_imad(3, 3, 6, 2, &p[np++]);
   if (st == ORION_OK)
     st = orion_sass_make_imad(3, 3, 5, 0, &p[np++]);
-  if (st == ORION_OK && ps->dyn) { /* R3 = t * stride + lane * (gran - stride) + region */
+  if (st == ORION_OK && ps->dyn) { /* R3 = -t * stride + lane * (stride + gran) + region - 32 * stride + R5 */
     if ((st = orion_sass_make_s2r(2, SR_LANEID, &p[np])) == ORION_OK)
-      p[np++].ctrl.wbar = 0; /* the next IMAD waits on every scoreboard */
+      p[np++].ctrl.wbar = 0;
+    p[np] = *r1_init; /* R5 = c[0x0][0x2c] (R5 is dead after the IMADs) */
+    for (unsigned i = 0; i < p[np].nregs; i++)
+      if (p[np].regs[i].def && p[np].regs[i].file == ORION_SASS_R)
+        p[np].regs[i].num = 5;
+    p[np].cbank_off = CB_DYN_SIZE;
+    p[np].ctrl = ORION_SASS_CTRL_SAFE;
+    p[np++].ctrl.wbar = orion_sass_op_varlat(r1_init->op) ? 1 : 7; /* the next IMAD waits on every scoreboard */
     if (st == ORION_OK)
-      st = orion_sass_make_imad_imm(3, 3, ps->stride, ORION_SASS_RZ, &p[np++]);
+      st = orion_sass_make_imad_imm(3, 3, (uint32_t)0 - ps->stride, ORION_SASS_RZ, &p[np++]);
     if (st == ORION_OK)
-      st = orion_sass_make_imad_imm(3, 2, ps->gran - ps->stride, 3, &p[np++]);
+      st = orion_sass_make_imad_imm(3, 2, ps->gran + ps->stride, 3, &p[np++]);
     if (st == ORION_OK)
-      st = orion_sass_make_iadd3_imm(cga ? 3 : base, 3, ps->region, ORION_SASS_RZ, &p[np++]);
+      st = orion_sass_make_iadd3_imm(cga ? 3 : base, 3, ps->region - 32 * ps->stride, 5, &p[np++]);
   } else if (st == ORION_OK) {
     st = orion_sass_make_imad_imm(cga ? 3 : base, 3, ps->gran, ORION_SASS_RZ, &p[np++]);
   }
@@ -270,6 +280,9 @@ static int refuse_section(rw_kernel *k) {
     const orion_sassrw_func *gr = orion_sassrw_get(k->a, i);
     if (i != k->func && (gr->r1_init_at >= 0 || gr->n_r1_moves))
       STOP("callee %s loads or moves the stack pointer (ABI calls)", g.name);
+    if (k->opts->dynamic && gr->reads_dyn_size)
+      STOP("function %s reads the launch's dynamic shared memory size (c[0x0][0x2c]), which the region "
+           "enlarges", g.name);
     if (gr->subword || gr->misaligned)
       STOP("%s frame access in %s", gr->subword ? "sub-word" : "misaligned", g.name);
     if (gr->n_slots && (gr->slots[0].off < 0 || (int64_t)gr->frame_bytes > k->F))
@@ -290,7 +303,7 @@ static int refuse_section(rw_kernel *k) {
     STOP("R1 is not set up by a load at the first instruction and entry moves only");
   if (k->F <= 0)
     STOP("no frame reserved by the entry's R1 moves");
-  if (!k->opts->no_dynamic_smem)
+  if (!k->opts->no_dynamic_smem && !k->opts->dynamic)
     STOP("may use dynamic shared memory (pass --no-dynamic-smem when it does not)");
   if (k->f.regcount < 7)
     STOP("fewer than 7 registers for the prologue");
@@ -671,7 +684,7 @@ static void summarize(const rw_kernel *k) {
              k->site_insns);
   if (k->dyn)
     snprintf(k->res->msg, sizeof k->res->msg,
-             "rewritten: %zu local accesses in %zu function%s -> dynamic shared from 0x%x, %" PRIu64
+             "rewritten: %zu local accesses in %zu function%s -> the end of dynamic shared (0x%x + its size), %" PRIu64
              " bytes per warp (%s layout, %" PRIu64 " %u-byte slots x 32 lanes), %u-instruction prologue%s",
              k->moved, k->n_tree, k->n_tree == 1 ? "" : "s", k->region, k->bytes, layout_names[k->layout + 1],
              k->chunks, k->gran, k->prologue_n, tail);

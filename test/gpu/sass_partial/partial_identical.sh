@@ -15,7 +15,12 @@
 # the partial report shows a version placed in part and the dynamic one a
 # version with dynamic shared memory per warp.  compute-sanitizer memcheck
 # and racecheck run on every rewritten version of both when installed
-# (dynamic: at 256 and 128 threads).  GPU times per version are
+# (dynamic: at 256 and 128 threads).  Then dyn_prog.cu, kernels with
+# dynamic shared memory of their own, built plain and with
+# --orion-spill=dynamic (the region above the program's memory), every
+# mode and version (padding versions too) bit-identical to the plain build
+# at 64, 96 and 128 threads, memcheck and racecheck on every version at
+# 128.  GPU times per version are
 # printed (information, not a criterion).  Exit 77 without a GPU.
 #   partial_identical.sh <build dir>                     build and run
 #   partial_identical.sh --build-only <build dir> <out>  build here (no GPU)
@@ -41,14 +46,22 @@ if [ "$phase" != run ]; then
     "$here/heavy_prog.cu" -o "$out/partial"
   "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=dynamic --orion-report="$out/dynamic.json" \
     "$here/heavy_prog.cu" -o "$out/dynamic"
-  python3 - "$out/dynamic.json" <<'PY'
+  "$build/bin/orion-cc" --no-orion -O3 --cuda-gpu-arch=sm_90 "$here/dyn_prog.cu" -o "$out/dplain"
+  "$build/bin/orion-cc" -O3 --cuda-gpu-arch=sm_90 --orion-spill=dynamic --orion-report="$out/ddynamic.json" \
+    "$here/dyn_prog.cu" -o "$out/ddynamic"
+  for j in dynamic ddynamic; do
+    python3 - "$out/$j.json" "$out/$j.tags" <<'PY'
 import json, sys
-dyn = [e["name"] for b in json.load(open(sys.argv[1]))["builds"] for e in b["entries"]
+r = json.load(open(sys.argv[1]))
+dyn = [e["name"] for b in r["builds"] for e in b["entries"]
        if ((e.get("spill") or {}).get("placement") or {}).get("dynamic_bytes_per_warp")]
 print("dynamic shared memory:", " ".join(dyn))
 if not dyn:
     sys.exit("FAIL: no version has its frame in dynamic shared memory")
+tags = sorted({v["tag"] for k in r["kernels"] for v in k["versions"] if v["tag"] != "orig"})
+open(sys.argv[2], "w").write(" ".join(tags) + "\n")
 PY
+  done
   python3 - "$out/partial.json" "$out/tags.txt" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -85,6 +98,36 @@ for block in 64 128 256 512; do
     done
   done
 done
+# dyn_prog: its own dynamic shared memory below the region; every version,
+# padding ones included (they add dynamic shared memory too)
+dtags=$(cat "$out/ddynamic.tags")
+for block in 64 96 128; do
+  "$out/dplain" $block $((1 << 18)) "$out/dref.bin" > "$out/dref.txt"
+  echo "dyn_prog block $block plain: $(cat "$out/dref.txt")"
+  for mode in off adaptive $(for t in $dtags; do echo fixed:$t; done); do
+    got=$(ORION_CACHE=off ORION_MODE=$mode "$out/ddynamic" $block $((1 << 18)) "$out/dgot.bin" 2>"$out/err.txt") ||
+      true
+    status=ok
+    cmp -s "$out/dref.bin" "$out/dgot.bin" || status=DIFFERENT
+    [ "$got" = "$(cat "$out/dref.txt")" ] || status=DIFFERENT
+    # a kernel without the version runs its original, and says so
+    ! grep -v "has no version .* here; using orig" "$out/err.txt" | grep -q "orion" ||
+      status="$status+warnings($(head -c 200 "$out/err.txt" | tr '\n' ' '))"
+    echo "dyn_prog block $block dynamic $mode: $got $status"
+    [ "$status" = ok ] || fail=1
+    rm -f "$out/dgot.bin"
+  done
+done
+if command -v compute-sanitizer >/dev/null; then
+  for t in $dtags; do
+    for tool in memcheck racecheck; do
+      log="$out/san.$tool.dyn_prog.$t.txt"
+      ORION_CACHE=off ORION_MODE=fixed:$t compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$out/ddynamic" 128 16384 >"$log" 2>&1 || { echo "FAIL: $tool on dyn_prog $t"; fail=1; }
+      echo "compute-sanitizer $tool dyn_prog fixed:$t block 128: $(tail -1 "$log")"
+    done
+  done
+fi
 if command -v compute-sanitizer >/dev/null; then
   for run in partial:256 dynamic:256 dynamic:128; do
     bin=${run%:*} block=${run#*:}

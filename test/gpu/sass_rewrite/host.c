@@ -14,7 +14,10 @@
  * Kernels, each run when the cubins have it: spill4(float *out, const
  * float *in, int n, int iters) and spill8(double *, const double *, int,
  * int) of spill_smem.cu, calls(float *, const float *, int) of calls.cu,
- * all __launch_bounds__(128), and heavy(float4 *, const float4 *, int) of
+ * dynown and dynonly (float *, const float *, int, int) of dyn_smem.cu,
+ * launched with 516 bytes of dynamic shared memory of their own (the
+ * rewritten version with the region above them), all
+ * __launch_bounds__(128), and heavy(float4 *, const float4 *, int) of
  * test/lit/e2e/spill-heavy.cu (rewritten for 128 threads), and
  * gauss_columns of benchmarks/programs/recursive_gauss.cu (rewritten for
  * 128 threads; its slots move at its calls).  At least one must be present.
@@ -42,11 +45,12 @@ static unsigned warp_bytes(const char *name) {
   return 0;
 }
 
-/* Launch fn over grid blocks of shape b, with the dynamic shared memory
- * a rewritten kernel with a dynamic region of w bytes per warp needs. */
-static void launch(CUfunction fn, unsigned grid, const unsigned b[3], void **args, unsigned w) {
-  unsigned warps = (b[0] * b[1] * b[2] + 31) / 32, dyn = warps * w;
-  if (dyn)
+/* Launch fn over grid blocks of shape b with own bytes of dynamic shared
+ * memory of the program's, and, for a rewritten kernel with a dynamic
+ * region of w bytes per warp, the region above them (16-aligned). */
+static void launch(CUfunction fn, unsigned grid, const unsigned b[3], void **args, unsigned w, unsigned own) {
+  unsigned warps = (b[0] * b[1] * b[2] + 31) / 32, dyn = w ? (own + 15) / 16 * 16 + warps * w : own;
+  if (dyn > 48 * 1024)
     CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn));
   CK(cuLaunchKernel(fn, grid, 1, 1, b[0], b[1], b[2], dyn, NULL, args, NULL));
 }
@@ -100,7 +104,7 @@ static int run_gauss(CUmodule mod[2]) {
       CK(cuMemsetD8(dout, 0xa5, ob));
       void *args[] = {&w, &h, &din, &dtmp, &dout, c};
       const unsigned shape[3] = {nt, 1, 1};
-      launch(fn, (unsigned)(w + nt - 1) / nt, shape, args, m ? wb : 0);
+      launch(fn, (unsigned)(w + nt - 1) / nt, shape, args, m ? wb : 0, 0);
       CK(cuCtxSynchronize());
       CK(cuMemcpyDtoH(hout[m], dout, ob));
       CK(cuMemcpyDtoH(htmp[m], dtmp, tb));
@@ -140,7 +144,9 @@ int main(int argc, char **argv) {
     const char *name;
     int dbl, vec; /* elements: vec floats or doubles */
     int bounded;  /* __launch_bounds__(128) */
-  } kern[] = {{"spill4", 0, 1, 1}, {"spill8", 1, 1, 1}, {"calls", 0, 1, 1}, {"_Z5heavyP6float4PKS_i", 0, 4, 0}};
+    unsigned own; /* the program's dynamic shared memory */
+  } kern[] = {{"spill4", 0, 1, 1, 0},  {"spill8", 1, 1, 1, 0},   {"calls", 0, 1, 1, 0},
+              {"dynown", 0, 1, 1, 516}, {"dynonly", 0, 1, 1, 516}, {"_Z5heavyP6float4PKS_i", 0, 4, 0, 0}};
   int bad = 0, ran = 0;
   for (int k = 0; k < (int)(sizeof kern / sizeof kern[0]); k++) {
     const char *name = kern[k].name;
@@ -182,7 +188,7 @@ int main(int argc, char **argv) {
         CK(cuMemsetD8(dout, 0xa5, bytes));
         int nn = n, it = iters;
         void *args[] = {&dout, &din, &nn, &it};
-        launch(fn, grid, shapes[b], args, m ? w : 0);
+        launch(fn, grid, shapes[b], args, m ? w : 0, kern[k].own);
         CK(cuCtxSynchronize());
         CK(cuMemcpyDtoH(hout[m], dout, bytes));
       }

@@ -16,7 +16,9 @@
 #        --dynamic, the region in dynamic shared memory warp by warp:
 #        minb16, calls-nosmem, recursive_gauss with moves, spill-heavy at
 #        -maxrregcount=128 (13 KB per warp: above 48 KB per block from 128
-#        threads on) and at 31 placed in part within 8 KB per warp), check
+#        threads on) and at 31 placed in part within 8 KB per warp, and
+#        dyn_smem.cu's kernels with dynamic shared memory of their own,
+#        whole and placed in part within 2 KB per warp), check
 #        the rewrites happened, list the pairs in <out>/pairs.txt (with each
 #        dynamic kernel's bytes per warp), and compile host.c against the
 #        libcuda stub
@@ -39,14 +41,17 @@ build)
   rw() {
     local tag=$1 cubin=$2 want=$3
     shift 3
-    "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem "$@" "$cubin" -o "$out/$tag.rw.cubin" |
+    local nodyn=--no-dynamic-smem # asserted for the static region; a dynamic one needs no assertion
+    case " $* " in *" --dynamic "*) nodyn= ;; esac
+    # shellcheck disable=SC2086
+    "$build/bin/orion-sass" rewrite --smem-frame $nodyn "$@" "$cubin" -o "$out/$tag.rw.cubin" |
       tee "$out/$tag.rewrite.txt"
     [ "$(grep -c ': rewritten:' "$out/$tag.rewrite.txt")" = "$want" ] ||
       { echo "FAIL: $tag: $want kernel(s) should have been rewritten"; exit 1; }
     # names relative to <out>, so the directory can move to the GPU machine;
     # then <kernel>=<bytes per warp> of each dynamic region
     echo "$tag $(basename "$cubin") $tag.rw.cubin$(sed -n \
-      's/^\([^ :]*\): rewritten: .* dynamic shared from 0x[0-9a-f]*, \([0-9]*\) bytes per warp.*/ \1=\2/p' \
+      's/^\([^ :]*\): rewritten: .* dynamic shared (0x[0-9a-f]* + its size), \([0-9]*\) bytes per warp.*/ \1=\2/p' \
       "$out/$tag.rewrite.txt" | tr -d '\n')" >> "$out/pairs.txt"
   }
   for m in 16 12; do
@@ -106,7 +111,17 @@ build)
   "$cuda/bin/nvcc" -cubin -arch=sm_90 -maxrregcount=128 "$here/../../lit/e2e/spill-heavy.cu" -o "$out/heavy128.cubin"
   rw heavy128-dyn "$out/heavy128.cubin" 1 --dynamic
   rw heavy-partial-dyn "$out/heavy.cubin" 1 --dynamic --partial --warp-limit 8192
-  for t in minb16-dyn calls-nosmem-dyn gauss-moves-dyn heavy128-dyn heavy-partial-dyn; do
+  # kernels with dynamic shared memory of their own: the region goes above
+  # it, at the end of what the launch brings (dynsize reads that size and
+  # totsize the block's: both refused)
+  "$cuda/bin/nvcc" -cubin -arch=sm_90 "$here/dyn_smem.cu" -o "$out/dynsmem.cubin"
+  rw dynsmem-dyn "$out/dynsmem.cubin" 2 --dynamic
+  rw dynsmem-partial-dyn "$out/dynsmem.cubin" 2 --dynamic --partial --warp-limit 2048 --reg-limit 255
+  grep -q '^dynsize: .*reads the launch.s dynamic shared memory size' "$out/dynsmem-dyn.rewrite.txt" &&
+    grep -q '^totsize: unsafe: reads the block.s shared memory size' "$out/dynsmem-dyn.rewrite.txt" ||
+    { echo "FAIL: dynsmem: dynsize and totsize should have been refused"; exit 1; }
+  for t in minb16-dyn calls-nosmem-dyn gauss-moves-dyn heavy128-dyn heavy-partial-dyn dynsmem-dyn \
+    dynsmem-partial-dyn; do
     grep -q "^$t .*=[1-9]" "$out/pairs.txt" || { echo "FAIL: $t: no dynamic region listed"; exit 1; }
   done
   cc -O2 -std=c11 -Wall -Wextra -Werror -I"$cuda/include" "$here/host.c" -L"$cuda/lib64/stubs" -lcuda \

@@ -64,9 +64,10 @@ of the `nvdisasm -c` listing:
     granules of a function may share a slot (the colourer's claim that
     they are never live together is not checked here);
   - and twice with --dynamic (and --partial --warp-limit 0x400): the region
-    in dynamic shared memory warp by warp, so the prologue's IMAD of t * G
-    becomes S2R R2, SR_LANEID; IMAD R3, R3, C * G; IMAD R3, R2, G - C * G,
-    R3; IADD3 of the region's start (where dynamic memory starts: the
+    at the end of dynamic shared memory warp by warp, so the prologue's
+    IMAD of t * G becomes S2R R2, SR_LANEID; the load of D = c[0x0][0x2c]
+    into R5; IMAD R3, R3, -C * G; IMAD R3, R2, C * G + G, R3; IADD3 of
+    region - 32 * C * G and R5 (region: where dynamic memory starts, the
     static size the info then gives), and off' = p * 32 * G + off % G
     relative to the base register; no EIATTR_MAX_THREADS is added;
   - every EXIT_INSTR_OFFSETS entry is an EXIT instruction, and every
@@ -115,9 +116,10 @@ PROLOGUE_80 = [
 # the base register on sm_80-89)
 DYN_TAIL = [
     r"S2R R2, SR_LANEID",
-    r"IMAD(\.SHL)? R3, R3, 0x{s}, RZ",
-    r"IMAD(\.MOV)? R3, R2, {d}, R3",  # nvdisasm: IMAD.MOV when {d} is 0
-    r"IADD3 {t}, R3, {r}, RZ",
+    r"(LDC R5, c\[0x0\]\[0x2c\]|MOV R5, c\[0x0\]\[0x2c\]|IMAD\.MOV\.U32 R5, RZ, RZ, c\[0x0\]\[0x2c\])",
+    r"IMAD R3, R3, -0x{s}, RZ",
+    r"IMAD R3, R2, 0x{d}, R3",
+    r"IADD3 {t}, R3, {r}, R5",
 ]
 R1_INIT = re.compile(r"(LDC R1, c\[0x0\]\[0x[0-9a-f]+\]|MOV R1, c\[0x0\]\[0x[0-9a-f]+\]|"
                      r"IMAD\.MOV\.U32 R1, RZ, RZ, c\[0x0\]\[0x[0-9a-f]+\])")
@@ -275,9 +277,10 @@ def check_tree(names, old, new, labels, rep, exact, split_sites, stub_of, site_o
     pats = list(PROLOGUE if rep["sm"] == 90 else PROLOGUE_80)
     if rep.get("dyn") is not None:
         at = 8 if rep["sm"] == 90 else 7
-        stride, d = rep["slots"] * g, g - rep["slots"] * g
-        fill = {"s": "%x" % stride, "d": "-0x%x" % -d if d < 0 else "(RZ|0x0)",
-                "t": "R3" if rep["sm"] == 90 else "{b}", "r": "0x%x" % rep["dyn"] if rep["dyn"] else "(RZ|0x0)"}
+        stride = rep["slots"] * g
+        r = rep["dyn"] - 32 * stride  # the region's end less a warp's bytes, plus D from R5
+        fill = {"s": "%x" % stride, "d": "%x" % (stride + g), "t": "R3" if rep["sm"] == 90 else "{b}",
+                "r": "-0x%x" % -r if r < 0 else "0x%x" % r if r else "(RZ|0x0)"}
         pats[at:at + 1] = [re.sub(r"\{(s|d|t|r)\}", lambda m: fill[m.group(1)], x) for x in DYN_TAIL]
     if partial:
         pats.append(re.escape(init))
@@ -547,7 +550,7 @@ def check_added(rw, f, info, had_bounds):
 
 
 REP = re.compile(r"^(\S+): rewritten: (\d+) local accesses in (\d+) functions? -> (?:shared "
-                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\)|dynamic shared from 0x([0-9a-f]+), (\d+) bytes per warp) "
+                 r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\)|the end of dynamic shared \(0x([0-9a-f]+) \+ its size\), (\d+) bytes per warp) "
                  r"\((\w+) layout, (\d+) (\d+)-byte slots x (\d+) (?:threads|lanes)\), "
                  r"\d+-instruction prologue(?:, (\d+) wide accesses split \((\d+)-instruction stubs\))?"
                  r"(?:, (\d+) slot moves at (\d+) calls \((\d+)-instruction stubs\))?"
