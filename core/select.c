@@ -257,6 +257,18 @@ int orion_reg_ceiling(int sm, const orion_reg_limits *lim, char *why, size_t n) 
   return ceiling;
 }
 
+int orion_select_drop_pads(orion_selection *sel) {
+  int kept = 0, gone = 0;
+  for (int i = 0; i < sel->n_versions; i++) {
+    if (sel->versions[i].is_pad)
+      gone++;
+    else
+      sel->versions[kept++] = sel->versions[i];
+  }
+  sel->n_versions = kept;
+  return gone;
+}
+
 int orion_select_apply_ceiling(orion_selection *sel, int ceiling, const char *why,
                                int max_live, char *note, size_t n) {
   char dropped[ORION_MAX_VERSIONS * (ORION_TAG_MAX + 2)] = "";

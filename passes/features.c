@@ -14,6 +14,8 @@
  *               pointer (global, shared, local, const, generic); atomics
  *               apart
  *   smem_static bytes of addrspace(3) globals referenced, each once
+ *   reads_smem_size  %total_smem_size / %dynamic_smem_size read by inline
+ *               asm or an nvvm.read.ptx.sreg intrinsic
  * Requires nothing; modifies nothing.
  */
 #include <stdlib.h>
@@ -54,6 +56,17 @@ static int name_contains(LLVMValueRef f, const char *needle) {
   size_t len;
   const char *name = LLVMGetValueName2(f, &len);
   return name && strstr(name, needle) != NULL;
+}
+
+/* Does inline asm a read %total_smem_size or %dynamic_smem_size? */
+static int asm_reads_smem_size(LLVMValueRef a) {
+  size_t len = 0;
+  const char *s = LLVMGetInlineAsmAsmString(a, &len);
+  for (size_t i = 0; s && i < len; i++)
+    if (s[i] == '%' && ((len - i >= 16 && !memcmp(s + i, "%total_smem_size", 16)) ||
+                        (len - i >= 18 && !memcmp(s + i, "%dynamic_smem_size", 18))))
+      return 1;
+  return 0;
 }
 
 /* Collect addrspace(3) globals used by value v (walking constant exprs). */
@@ -145,8 +158,10 @@ static void count_function(LLVMValueRef k, LLVMValueRef fn, orion_features *f, v
         break;
       case LLVMCall: {
         LLVMValueRef callee = LLVMGetCalledValue(in);
-        if (LLVMIsAInlineAsm(callee))
+        if (LLVMIsAInlineAsm(callee)) {
+          f->reads_smem_size |= asm_reads_smem_size(callee);
           break;
+        }
         LLVMValueRef fnv = LLVMIsAFunction(callee);
         if (!fnv) {
           f->calls++;
@@ -154,6 +169,8 @@ static void count_function(LLVMValueRef k, LLVMValueRef fn, orion_features *f, v
           break;
         }
         if (LLVMGetIntrinsicID(fnv)) {
+          if (name_contains(fnv, "sreg.total_smem_size") || name_contains(fnv, "sreg.dynamic_smem_size"))
+            f->reads_smem_size = 1;
           if (name_contains(fnv, "barrier") || name_contains(fnv, "bar.sync"))
             f->barriers++;
           else if (is_fp(LLVMTypeOf(in)))

@@ -46,6 +46,7 @@ typedef struct orion_features {
   long smem_static;   /* bytes of addrspace(3) globals reachable from the kernel */
   int recursive;      /* the call graph below the kernel has a cycle */
   int indirect_calls; /* calls through pointers */
+  int reads_smem_size; /* reads %total_smem_size or %dynamic_smem_size (asm or intrinsic) */
 } orion_features;
 
 /* The address space ptr points into, inferred from its origin inside

@@ -556,6 +556,14 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
                                sizeof limit_note);
     rep.limit_note = limit_note;
   }
+  /* Padding versions launch with more dynamic shared memory: a kernel
+   * that reads its shared memory size would see another value. */
+  char pad_note[256];
+  if (rep.features.reads_smem_size && orion_select_drop_pads(&rep.sel)) {
+    snprintf(pad_note, sizeof pad_note, "%s%sno padding versions: the kernel reads %%total_smem_size or "
+             "%%dynamic_smem_size, which padding changes", rep.note ? rep.note : "", rep.note ? "; " : "");
+    rep.note = pad_note;
+  }
   /* Split parameters: only when asked for (the runtime splits launches
    * only under ORION_SPLIT=1, and the split clone is one more compile of
    * the kernel) and when there is a choice to make. */

@@ -109,6 +109,10 @@ typedef struct orion_reg_limits {
  * source, e.g. "__launch_bounds__(256, 4)" (sm_90: 64 registers).  Pure. */
 int orion_reg_ceiling(int sm, const orion_reg_limits *lim, char *why, size_t n);
 
+/* Remove sel's padding versions (for a kernel that reads its shared
+ * memory size, which padding changes).  Returns the number removed. */
+int orion_select_drop_pads(orion_selection *sel);
+
 /* Apply ceiling (> 0, from the source named by why) to sel: every
  * register-capped version above it is removed.  note (capacity n) gets one
  * sentence saying so, e.g. "register limit 40 from -maxrregcount=40 holds
