@@ -492,7 +492,8 @@ static void reach_body(const ptx_module *m, size_t from, size_t to, unsigned cha
     while (p < to && ident_char((unsigned char)t[p]))
       p++;
     size_t n = p - s;
-    if ((n == 16 && !memcmp(t + s, "%total_smem_size", 16)) || (n == 18 && !memcmp(t + s, "%dynamic_smem_size", 18))) {
+    if ((n == 16 && !memcmp(t + s, "%total_smem_size", 16)) ||
+        (n == 18 && !memcmp(t + s, "%dynamic_smem_size", 18))) {
       if (!out->smem_size)
         set_what(out->size_what, sizeof out->size_what, t + s, n);
       out->smem_size = 1;

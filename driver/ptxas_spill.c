@@ -681,8 +681,8 @@ int optx_spill_apply_sass(const optx_cmd *c, const ptx_module *m, const char *cu
     char msg[400];
     orion_sassrw_result r;
     memset(&r, 0, sizeof r);
-    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dynamic_entry(c, e), e->sass_limit, e->maxnreg, c->colour, msg,
-                              sizeof msg, &r);
+    int ok = sass_rewrite_one(cb, an, e->name, e->sass_block, dynamic_entry(c, e), e->sass_limit, e->maxnreg,
+                              c->colour, msg, sizeof msg, &r);
     if (ok < 0) {
       drv_error("%s: SASS rewrite of %s failed midway: %s", c->input, e->name, msg);
       bad = 1;

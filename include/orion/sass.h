@@ -263,6 +263,11 @@ orion_status orion_sass_local_piece(const orion_sass_insn *local, int32_t off, u
 #define ORION_SASS_SR_TID_Y 0x22
 #define ORION_SASS_SR_TID_Z 0x23
 #define ORION_SASS_SR_CTAID_X 0x25
+#define ORION_SASS_SR_LANEID 0x00
+#define ORION_SASS_SR_SMEMSZ 0x32   /* the block's shared memory size (%total_smem_size) */
+#define ORION_SASS_SR_CGACTAID 0x88 /* the CTA's rank in its cluster (sm_90) */
+/* c[0x0][0x2c]: the launch's dynamic shared memory size (%dynamic_smem_size) */
+#define ORION_SASS_CB_DYN_SMEM_SIZE 0x2c
 orion_status orion_sass_make_s2r(unsigned rd, unsigned sreg,
                                  orion_sass_insn *out);
 

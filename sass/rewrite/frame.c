@@ -26,21 +26,18 @@
 #include "orion/sass.h"
 #include "orion/sassrw.h"
 
-#define SR_CGACTAID 0x88 /* S2R/S2UR special register SR_CgaCtaId */
-#define SR_SMEMSZ 0x32   /* the block's shared memory size (%total_smem_size) */
-#define CB_DYN_SIZE 0x2c /* c[0x0][0x2c]: the launch's dynamic shared memory size */
 
 /* Whether x reads c[0x0][0x2c] (an LDC/ULDC as wide as its destination,
  * any other operand 4 bytes). */
 static int reads_dyn_size(const orion_sass_insn *x) {
-  if (!x->has_cbank || x->cbank != 0 || x->cbank_off > CB_DYN_SIZE)
+  if (!x->has_cbank || x->cbank != 0 || x->cbank_off > ORION_SASS_CB_DYN_SMEM_SIZE)
     return 0;
   int32_t bytes = 4;
   if (x->op == ORION_SASS_OP_LDC || x->op == ORION_SASS_OP_ULDC)
     for (unsigned i = 0; i < x->nregs; i++)
       if (x->regs[i].def)
         bytes = 4 * (int32_t)x->regs[i].width;
-  return x->cbank_off + bytes > CB_DYN_SIZE;
+  return x->cbank_off + bytes > ORION_SASS_CB_DYN_SMEM_SIZE;
 }
 
 typedef struct fn_rec {
@@ -287,9 +284,9 @@ static orion_status scan_insn(fn_rec *r, fn_scan *s, const orion_sass_insn *x, s
     return st;
   unsigned sreg = x->op == ORION_SASS_OP_S2R || x->op == ORION_SASS_OP_S2UR ? (unsigned)((x->rest.hi >> 8) & 0xff)
                                                                             : ~0u;
-  if (x->space == ORION_SASS_SPACE_SHARED || sreg == SR_CGACTAID)
+  if (x->space == ORION_SASS_SPACE_SHARED || sreg == ORION_SASS_SR_CGACTAID)
     p->shared_access = 1;
-  if (sreg == SR_SMEMSZ) /* a rewrite grows the block's shared memory */
+  if (sreg == ORION_SASS_SR_SMEMSZ) /* a rewrite grows the block's shared memory */
     unsafe(r, "%s", at, "reads the block's shared memory size (SR_SMEMSZ)");
   if (reads_dyn_size(x))
     p->reads_dyn_size = 1;

@@ -42,7 +42,6 @@
 #include "orion/sassrw.h"
 #include "sassrw_internal.h"
 
-#define SR_CGACTAID 0x88
 #define PROLOGUE 11 /* instructions, the BRA back included */
 #define STATIC_SMEM_MAX 0xc000u /* 48 KB of static shared memory per block */
 /* sm_90, ptxas 13: static shared data starts after a 1 KB reserved area
@@ -94,8 +93,6 @@ static orion_sass_insn nop_like(const orion_sass_insn *orig) {
 static unsigned prologue_len(unsigned sm, int partial, int dyn) {
   return (sm == 90 ? PROLOGUE : PROLOGUE - 2) + (partial ? 1u : 0u) + (dyn ? DYN_EXTRA : 0u);
 }
-#define SR_LANEID 0x0
-#define CB_DYN_SIZE 0x2c /* c[0x0][0x2c]: the launch's dynamic shared memory size */
 
 /* What the prologue computes into the base register: t * gran (static
  * region), or with dyn, from the end of the launch's shared memory,
@@ -119,7 +116,7 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
   unsigned sm = r1_init->sm, np = 0, cga = sm == 90, base = ps->base;
   orion_sass_insn p[PROLOGUE + DYN_EXTRA];
   orion_status st = ORION_OK;
-  static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, SR_CGACTAID};
+  static const unsigned sr[4] = {ORION_SASS_SR_TID_X, ORION_SASS_SR_TID_Y, ORION_SASS_SR_TID_Z, ORION_SASS_SR_CGACTAID};
   static const unsigned rd[4] = {0, 2, 3, 4};
   for (unsigned k = 0; k < 3 + cga && st == ORION_OK; k++)
     st = orion_sass_make_s2r(rd[k], sr[k], &p[np++]);
@@ -140,13 +137,13 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
   if (st == ORION_OK)
     st = orion_sass_make_imad(3, 3, 5, 0, &p[np++]);
   if (st == ORION_OK && ps->dyn) { /* R3 = -t * stride + lane * (stride + gran) + region - 32 * stride + R5 */
-    if ((st = orion_sass_make_s2r(2, SR_LANEID, &p[np])) == ORION_OK)
+    if ((st = orion_sass_make_s2r(2, ORION_SASS_SR_LANEID, &p[np])) == ORION_OK)
       p[np++].ctrl.wbar = 0;
     p[np] = *r1_init; /* R5 = c[0x0][0x2c] (R5 is dead after the IMADs) */
     for (unsigned i = 0; i < p[np].nregs; i++)
       if (p[np].regs[i].def && p[np].regs[i].file == ORION_SASS_R)
         p[np].regs[i].num = 5;
-    p[np].cbank_off = CB_DYN_SIZE;
+    p[np].cbank_off = ORION_SASS_CB_DYN_SMEM_SIZE;
     p[np].ctrl = ORION_SASS_CTRL_SAFE;
     p[np++].ctrl.wbar = orion_sass_op_varlat(r1_init->op) ? 1 : 7; /* the next IMAD waits on every scoreboard */
     if (st == ORION_OK)
