@@ -8,10 +8,11 @@
 # reason of `orion-sass frame` ("unsafe: ...", offsets dropped) with the
 # number of functions it refuses, then the summary of build/bin/sassdec_check
 # on the cubins' `nvdisasm -c -hex -plr -lrm narrow` listings and, per
-# opcode the decoder does not know, the count and the first such line.
+# opcode the decoder does not know, the count and the first such line;
+# also how many kernels the static rewrite takes (listed with REWRITTEN=1).
 # NVDISASM defaults to the one in <build dir>/pytools, else CUDA's.
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 tools=$build/pytools/nvidia/cu13/bin
@@ -27,6 +28,13 @@ for c in "$@"; do
   n=$((n + 1))
   "$nvdisasm" -c -hex -plr -lrm narrow "$c" > "$tmp/$n.lst" 2>/dev/null || true
 done
+echo "## kernels orion-sass rewrite --smem-frame --no-dynamic-smem --block 32 takes"
+for c in "$@"; do
+  "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem --block 32 "$c" -o "$tmp/rw.cubin" 2>/dev/null |
+    sed -n "s|^\([^ :]*\): rewritten:.*|$c \1|p" || true
+done > "$tmp/rewritten.txt"
+echo "$(wc -l < "$tmp/rewritten.txt") kernels; one per line (cubin, kernel) with REWRITTEN=1"
+[ -z "${REWRITTEN:-}" ] || cat "$tmp/rewritten.txt"
 echo "## decoder against nvdisasm"
 "$build/bin/sassdec_check" -v "$tmp"/*.lst > "$tmp/check.txt" 2>&1 || true
 tail -1 "$tmp/check.txt"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # same-output.sh - two builds of orion-sass against each other: every
 # sm_90 cubin given (or listed, one path per line, on stdin with "-") is
-# rewritten by both with six option sets (default; --layout ptxas;
+# rewritten by both with eight option sets (default; --layout ptxas;
 # --granule split; --layout moves --min-heights; --partial --smem-limit
-# 0x1000 --reg-limit 255; --colour --partial --smem-limit 0x1000), and
+# 0x1000 --reg-limit 255; --colour --partial --smem-limit 0x1000;
+# --dynamic; --dynamic --partial --warp-limit 0x1000 --reg-limit 255), and
 # the written cubins and the printed reports must be byte-identical.  For
 # a change meant to leave sm_90 output alone; no GPU.
 #
@@ -33,7 +34,8 @@ for c in "${cubins[@]}"; do
   sm=$("$new" info "$c" 2>/dev/null | head -1 | grep -o ': sm_[0-9]*' | tr -d ': ')
   [ "$sm" = sm_90 ] || continue
   for opts in "" "--layout ptxas" "--granule split" "--layout moves --min-heights" \
-    "--partial --smem-limit 0x1000 --reg-limit 255" "--colour --partial --smem-limit 0x1000"; do
+    "--partial --smem-limit 0x1000 --reg-limit 255" "--colour --partial --smem-limit 0x1000" "--dynamic" \
+    "--dynamic --partial --warp-limit 0x1000 --reg-limit 255"; do
     # shellcheck disable=SC2086
     "$old" rewrite --smem-frame --no-dynamic-smem --block 128 $opts "$c" -o "$tmp/old.cubin" >"$tmp/old.txt" 2>&1
     # shellcheck disable=SC2086

@@ -31,8 +31,8 @@
  * orion-ptxas, which moves a version's frame there after assembling it,
  * writes the figure into the table in the cubin in place, the width
  * unchanged, so the table's layout and order stay as the pass made them.
- * Unknown keys are ignored by the parser, so the
- * format can grow; the leading "orion1" changes only on incompatible change.
+ * Unknown keys are ignored by the parser, so the format can grow; the
+ * leading "orion1" changes only on incompatible change.
  */
 #ifndef ORION_RECORD_H
 #define ORION_RECORD_H

@@ -104,6 +104,18 @@ typedef struct {
   uint32_t stride, region;
 } prologue_spec;
 
+/* r1_init (the kernel's load of R1 from c[0x0][X]) loading c[0x0][off]
+ * into register rd instead, with safe control bits. */
+static orion_sass_insn const_load_like(const orion_sass_insn *r1_init, unsigned rd, int32_t off) {
+  orion_sass_insn x = *r1_init;
+  for (unsigned i = 0; i < x.nregs; i++)
+    if (x.regs[i].def && x.regs[i].file == ORION_SASS_R)
+      x.regs[i].num = (uint8_t)rd;
+  x.cbank_off = off;
+  x.ctrl = ORION_SASS_CTRL_SAFE;
+  return x;
+}
+
 /* Build the prologue at byte offset `at` of the section into out
  * (prologue_len instructions): the region's per-thread base into register
  * ps->base, then, when that is not R1 (partial: R1 stays the stack
@@ -120,14 +132,8 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
   static const unsigned rd[4] = {0, 2, 3, 4};
   for (unsigned k = 0; k < 3 + cga && st == ORION_OK; k++)
     st = orion_sass_make_s2r(rd[k], sr[k], &p[np++]);
-  for (unsigned k = 0; k < 2; k++, np++) { /* R5 = c[0x0][0x0] ; R6 = c[0x0][0x4] */
-    p[np] = *r1_init;
-    for (unsigned i = 0; i < p[np].nregs; i++)
-      if (p[np].regs[i].def && p[np].regs[i].file == ORION_SASS_R)
-        p[np].regs[i].num = (uint8_t)(5 + k);
-    p[np].cbank_off = (int32_t)(4 * k);
-    p[np].ctrl = ORION_SASS_CTRL_SAFE;
-  }
+  for (unsigned k = 0; k < 2; k++) /* R5 = c[0x0][0x0] ; R6 = c[0x0][0x4] */
+    p[np++] = const_load_like(r1_init, 5 + k, (int32_t)(4 * k));
   for (unsigned k = 0; k < np; k++) {
     p[k].ctrl.wbar = orion_sass_op_varlat(p[k].op) ? (uint8_t)k : 7;
     p[k].ctrl.wait = 0;
@@ -139,12 +145,7 @@ static orion_status prologue(const orion_sass_insn *r1_init, const prologue_spec
   if (st == ORION_OK && ps->dyn) { /* R3 = -t * stride + lane * (stride + gran) + region - 32 * stride + R5 */
     if ((st = orion_sass_make_s2r(2, ORION_SASS_SR_LANEID, &p[np])) == ORION_OK)
       p[np++].ctrl.wbar = 0;
-    p[np] = *r1_init; /* R5 = c[0x0][0x2c] (R5 is dead after the IMADs) */
-    for (unsigned i = 0; i < p[np].nregs; i++)
-      if (p[np].regs[i].def && p[np].regs[i].file == ORION_SASS_R)
-        p[np].regs[i].num = 5;
-    p[np].cbank_off = ORION_SASS_CB_DYN_SMEM_SIZE;
-    p[np].ctrl = ORION_SASS_CTRL_SAFE;
+    p[np] = const_load_like(r1_init, 5, ORION_SASS_CB_DYN_SMEM_SIZE); /* R5 is dead after the IMADs */
     p[np++].ctrl.wbar = orion_sass_op_varlat(r1_init->op) ? 1 : 7; /* the next IMAD waits on every scoreboard */
     if (st == ORION_OK)
       st = orion_sass_make_imad_imm(3, 3, (uint32_t)0 - ps->stride, ORION_SASS_RZ, &p[np++]);
