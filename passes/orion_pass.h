@@ -32,6 +32,19 @@ typedef struct orion_pass_options {
   int split;               /* emit the split clone and parameters (ORION_SPLIT=1 needs them) */
 } orion_pass_options;
 
+/* Device arrays aligned as nvcc aligns them (align.c): every sized stack
+ * array of an optimised function and every __shared__ variable defined in
+ * m gets the largest power of two, at most 16, dividing its size, when that
+ * is more than it has.  Requires m an NVPTX module.  Returns how many
+ * alignments were raised. */
+int orion_align_arrays(LLVMModuleRef m);
+
+/* atomicCAS relaxed at device scope as CUDA defines it (atomics.c): the
+ * seq_cst cmpxchg in each of clang's atomicCAS wrappers becomes monotonic,
+ * syncscope("device").  Requires m an NVPTX module before inlining.
+ * Returns how many were relaxed. */
+int orion_relax_atomic_cas(LLVMModuleRef m);
+
 /* Entry point for the device side; returns 1 if the module changed. */
 int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
 /* Entry point for the host side (x86-64 modules, host.c): launch calls go

@@ -13,6 +13,12 @@
 //   * dispatches on the module's target: NVPTX device modules go to
 //     orion_run_device_module (orion_pass.c), x86-64 host modules to
 //     orion_run_host_module (host.c), anything else is left alone;
+//   * on device modules at PipelineStart: makes atomicCAS relaxed, as CUDA
+//     defines it (atomics.c);
+//   * on device modules, before the versions are made, when asked
+//     (ORION_ALIGN_ARRAYS=1): aligns stack and shared arrays as nvcc does
+//     (align.c) and, where that raised an alignment, runs LLVM's alignment
+//     inference, so that the loads and stores carry it to code generation;
 //   * provides the few helpers the LLVM-C API lacks (cloning a function into
 //     a wider signature, LoopInfo queries, the outermost inlined-at debug
 //     location, optimisation remarks).
@@ -30,6 +36,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstdio>
@@ -75,6 +82,19 @@ static cl::opt<bool> LaunchHook(
     cl::desc("Host side: route cudaLaunchKernel calls to the runtime's "
              "__orion_launch_kernel (default on; env ORION_LAUNCH_HOOK=0 "
              "turns it off, e.g. when liborionrt is not linked)"));
+
+static cl::opt<bool> AlignArrays(
+    "orion-align-arrays", cl::init(false),
+    cl::desc("Device side: give stack and __shared__ arrays nvcc's "
+             "alignment (default off: measured slower on some programs; env "
+             "ORION_ALIGN_ARRAYS=1 turns it on)"));
+
+static cl::opt<bool> RelaxedCAS(
+    "orion-relaxed-cas", cl::init(true),
+    cl::desc("Device side: atomicCAS relaxed at device scope, as CUDA "
+             "defines it and nvcc emits it, not clang's seq_cst CAS with a "
+             "system fence (default on; env ORION_RELAXED_CAS=0 turns it "
+             "off)"));
 
 static int envInt(const char *Name, int Default) {
   const char *V = std::getenv(Name);
@@ -130,7 +150,7 @@ namespace {
 struct OrionPass : PassInfoMixin<OrionPass> {
   int Phases;
   explicit OrionPass(int P) : Phases(P) {}
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     const Triple &T = M.getTargetTriple();
     if (!T.isNVPTX()) {
       if (T.getArch() != Triple::x86_64)
@@ -145,8 +165,22 @@ struct OrionPass : PassInfoMixin<OrionPass> {
       bool Changed = orion_run_host_module(wrap(&M), &Opt, Phases);
       return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
+    bool Relaxed = false;
+    if ((Phases & ORION_HOST_EARLY) &&
+        (RelaxedCAS.getNumOccurrences() ? bool(RelaxedCAS)
+                                        : envInt("ORION_RELAXED_CAS", 1) != 0))
+      Relaxed = orion_relax_atomic_cas(wrap(&M)) > 0;
     if (!(Phases & ORION_HOST_LATE))
-      return PreservedAnalyses::all();
+      return Relaxed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    bool Aligned = false;
+    if (AlignArrays.getNumOccurrences() ? bool(AlignArrays)
+                                        : envInt("ORION_ALIGN_ARRAYS", 0) != 0)
+      Aligned = orion_align_arrays(wrap(&M)) > 0;
+    if (Aligned) {
+      FunctionPassManager FPM;
+      FPM.addPass(InferAlignmentPass());
+      createModuleToFunctionPassAdaptor(std::move(FPM)).run(M, MAM);
+    }
     std::string Report = reportPath();
     orion_pass_options Opt{};
     Opt.report_path = Report.empty() ? nullptr : Report.c_str();
@@ -165,7 +199,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     Opt.split = SplitClones.getNumOccurrences() ? bool(SplitClones)
                                                 : envInt("ORION_SPLIT_CLONES", 0) != 0;
     Opt.versions_enabled = !AnalyzeOnly;
-    bool Changed = orion_run_device_module(wrap(&M), &Opt);
+    bool Changed = orion_run_device_module(wrap(&M), &Opt) || Aligned || Relaxed;
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }

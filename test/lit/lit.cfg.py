@@ -83,6 +83,7 @@ plugin = os.path.join(config.orion_lib_dir, "OrionPass.so")
 config.substitutions.append(("%orion_plugin", plugin))
 config.substitutions.append(("%orion_ptxas", os.path.join(config.orion_bin_dir, "orion-ptxas")))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt") + " -load-pass-plugin=" + plugin))
+config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%cc", os.path.join(config.llvm_tools_dir, "clang")))  # the C driver
 config.substitutions.append(("%cuda_path", config.cuda_path))
