@@ -173,6 +173,7 @@ int nv_fast_math(cc *c, const cc_arg *a) {
   codegen_opt(c, a);
   c->fast_math = 1;
   device_flag(c, "-ffast-math");
+  device_flag(c, "-DORION_NVCC_FAST_MATH"); /* nvcc_compat.h: nvcc's intrinsics */
   sv_push(&c->nv_device, "-fcuda-flush-denormals-to-zero");
   return CC_DROP;
 }

@@ -25,6 +25,9 @@
  *    nothing: orion-cc --no-orion defines ORION_NO_MAXNREG_COMPAT, which
  *    keeps clang's own attribute and warning.
  *
+ *  - -use_fast_math's intrinsics for expf, exp10f, powf, tanf and log10f,
+ *    which clang's -ffast-math leaves exact (ORION_NVCC_FAST_MATH).
+ *
  * Numerics (nvcc's -prec-sqrt=true, -prec-div=true, -ftz=false,
  * -fmad=true) are set by orion-cc's flags, not here.
  */
@@ -272,6 +275,21 @@ __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM) {
 #undef ORION_NV_CALL
 }
 #endif /* nv atomics */
+
+/* ---- -use_fast_math: nvcc's intrinsic for every function it lists ----
+ * nvcc's -use_fast_math calls the fast intrinsic for sinf, cosf, tanf,
+ * sincosf, logf, log2f, log10f, expf, exp10f and powf.  Clang's -ffast-math
+ * does it for the first five and log2f only (its __clang_cuda_math.h); here
+ * the libdevice functions behind the other five are renamed to their fast
+ * twins, on the device only.  orion-cc defines ORION_NVCC_FAST_MATH for
+ * -use_fast_math. */
+#if defined(ORION_NVCC_FAST_MATH) && defined(__CUDA_ARCH__)
+#pragma redefine_extname __nv_tanf __nv_fast_tanf
+#pragma redefine_extname __nv_log10f __nv_fast_log10f
+#pragma redefine_extname __nv_expf __nv_fast_expf
+#pragma redefine_extname __nv_exp10f __nv_fast_exp10f
+#pragma redefine_extname __nv_powf __nv_fast_powf
+#endif
 
 /* ---- __maxnreg__ (read by OrionPass) ---- */
 
