@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 
+#include "cc_codegen.h"
 #include "proc.h"
 #include "ptxas_info.h"
 #include "toolpaths.h"
@@ -32,6 +33,7 @@ typedef struct cc {
   char *report_file;
   const char *spill; /* --orion-spill=auto|sass|pragma|off, or NULL */
   int split;         /* --orion-split: the split clones (ORION_SPLIT=1 at run time) */
+  unsigned codegen;  /* --orion-codegen: the device code defaults on (cc_codegen.c) */
   /* what the user asked clang for */
   strvec user_args; /* passed through, in order */
   strvec archs;     /* validated --cuda-gpu-arch / --offload-arch values */

@@ -76,6 +76,16 @@ static int o_spill(cc *c, const cc_arg *a) {
   return CC_DROP;
 }
 
+static int o_codegen(cc *c, const cc_arg *a) {
+  if (!cc_codegen_parse(a->val, &c->codegen)) {
+    drv_error("invalid value in '%s' (expected default, none, or names of defaults, each "
+              "optionally no-<name>; orion-cc --help lists them)",
+              a->spelled);
+    return CC_ERR;
+  }
+  return CC_DROP;
+}
+
 static int o_split(cc *c, const cc_arg *a) {
   (void)a;
   c->split = 1;
@@ -175,6 +185,7 @@ static const cc_opt options[] = {
     O("--orion-rt=", K_JOINED, o_rt),
     O("--orion-spill=", K_JOINED, o_spill),
     O("--orion-split", K_FLAG, o_split),
+    O("--orion-codegen=", K_JOINED, o_codegen),
     O("--orion-", K_JOINED, o_unknown_orion),
     /* clang's, looked at (and passed on unless the handler says) */
     O("-v", K_FLAG, c_verbose),

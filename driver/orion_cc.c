@@ -89,6 +89,12 @@ static void usage(FILE *f) {
           "                         beyond 48 KB)\n"
           "  --orion-split          also emit each kernel's split clone, which the runtime\n"
           "                         needs to tune a single launch in parts (ORION_SPLIT=1)\n"
+          "  --orion-codegen=LIST   device code-generation defaults (not under --no-orion):\n"
+          "                         default, none, or names, no-<name> turning\n"
+          "                         one off, read left to right:\n",
+          ORION_MAX_VERSIONS);
+  cc_codegen_help(f);
+  fprintf(f,
           "  --help, --help-nvcc, --version\n"
           "\n"
           "nvcc's options (-arch, -gencode, -use_fast_math, -Xcompiler, -rdc, ...) are\n"
@@ -105,8 +111,8 @@ static void usage(FILE *f) {
           "Environment: ORION_CLANG (clang++), ORION_CUDA_PATH or CUDA_PATH (CUDA\n"
           "toolkit), ORION_REAL_PTXAS (ptxas used by orion-ptxas); OrionPass reads\n"
           "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_CC_REPORT, ORION_LAUNCH_HOOK,\n"
-          "ORION_SPLIT_CLONES.\n",
-          ORION_MAX_VERSIONS, DEFAULT_ARCH);
+          "ORION_SPLIT_CLONES, ORION_ALIGN_ARRAYS, ORION_RELAXED_CAS.\n",
+          DEFAULT_ARCH);
 }
 
 /* ---- checks shared by the stages ---- */
@@ -246,6 +252,8 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
       sv_pushf(env, "ORION_PTXAS_SPILL=%s", c->spill);
     if (c->split)
       sv_push(env, "ORION_SPLIT_CLONES=1"); /* the pass emits the split clones */
+    if (!c->host_only)
+      cc_codegen_args(c->codegen, argv, env);
     if (c->verbose && !c->dry_run)
       sv_push(env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
     int maxrreg = ptxas_args_maxrregcount(&c->ptxas_user);
@@ -385,6 +393,7 @@ int main(int argc, char **argv) {
   memset(&c, 0, sizeof c);
   for_each_vec(&c, sv_init);
   c.prec_sqrt = -1;
+  c.codegen = cc_codegen_defaults();
   c.bin_dir = drv_self_dir(argv[0]);
   c.clang = drv_clang();
   c.cuda = drv_cuda_path();

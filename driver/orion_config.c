@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "orion_build_config.h"
+#include "cc_codegen.h"
 #include "toolpaths.h"
 #include "util.h"
 
@@ -28,21 +29,44 @@ typedef struct cfg {
   drv_rt_mode rt;
 } cfg;
 
-/* --cflags: what orion-cc adds to clang's command line for CUDA sources,
- * plus the include directory of orion/rt.h. */
+/* --codegen-flags: orion-cc's device code-generation defaults that are
+ * clang options (cc_codegen.c), joined by spaces. */
+static char *ans_codegen(const cfg *c) {
+  (void)c;
+  strvec dev, env;
+  sv_init(&dev);
+  sv_init(&env);
+  cc_codegen_args(cc_codegen_defaults(), &dev, &env);
+  orion_strbuf b;
+  orion_sb_init(&b);
+  for (size_t j = 0; j < dev.n; j++)
+    orion_sb_addf(&b, "%s%s", j ? " " : "", dev.v[j]);
+  sv_free(&dev);
+  sv_free(&env);
+  char *s = drv_xstrdup(b.len ? b.p : "");
+  orion_sb_free(&b);
+  return s;
+}
+
+/* --cflags: what orion-cc adds to clang's command line for CUDA sources
+ * (its device code-generation defaults included), plus the include
+ * directory of orion/rt.h. */
 static char *ans_cflags(const cfg *c) {
   char *plugin = drv_plugin_path(c->bin);
   char *ptxas = drv_orion_ptxas_path(c->bin);
   char *compat = drv_compat_header_path(c->bin);
   char *inc = drv_include_dir(c->bin);
+  char *codegen = ans_codegen(c);
   char *s = drv_xasprintf("--cuda-path=%s -Wno-unknown-cuda-version -fpass-plugin=%s "
                           "--ptxas-path=%s -I%s -isystem %s/include/cccl -include %s "
-                          "-mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1",
-                          c->cuda, plugin, ptxas, inc, c->cuda, compat);
+                          "-mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1%s%s",
+                          c->cuda, plugin, ptxas, inc, c->cuda, compat, *codegen ? " " : "",
+                          codegen);
   free(plugin);
   free(ptxas);
   free(compat);
   free(inc);
+  free(codegen);
   return s;
 }
 
@@ -98,7 +122,11 @@ static const struct option {
     {"--cflags", ans_cflags,
      "compile flags for CUDA sources (clang 22): the OrionPass plugin,\n"
      "               orion-ptxas, the CUDA path, cccl headers, nvcc-compatible\n"
-     "               numerics and helper header, the include directory of orion/rt.h"},
+     "               numerics and helper header, the include directory of orion/rt.h,\n"
+     "               the device code-generation defaults (--codegen-flags)"},
+    {"--codegen-flags", ans_codegen,
+     "orion-cc's device code-generation defaults that are clang options\n"
+     "               (-Xarch_device ...; orion-cc --help lists them)"},
     {"--ldflags", ans_ldflags,
      "everything a link needs: search paths, rpaths, liborionrt,\n"
      "               the CUDA runtime, -ldl -lpthread -lm"},

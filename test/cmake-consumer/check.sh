@@ -131,6 +131,12 @@ cmake)
   else
     [ "$(grep -c -- "-fpass-plugin=$prefix/lib/OrionPass.so .*--ptxas-path=$prefix/bin/orion-ptxas" <<<"$compile")" = 2 ] ||
       fail "orion_tune did not add the plugin and orion-ptxas: $compile"
+    # and orion-cc's device code-generation defaults, each after -Xarch_device
+    for w in $("$prefix/bin/orion-config" --codegen-flags); do
+      [ "$w" = -Xarch_device ] && continue
+      grep -qF -- "-Xarch_device $w" <<<"$compile" ||
+        fail "orion_tune did not add -Xarch_device $w (orion-config --codegen-flags): $compile"
+    done
   fi
   no_leaks "$work.build.log" "$work/app" "$work/app_shared"
   check_clones "$work/app"

@@ -1,0 +1,125 @@
+/* cc_codegen.c - Orion's defaults for device code generation.
+ *
+ * Clang's CUDA pipeline loses to nvcc on third-party kernels for reasons
+ * that are settings, not missing optimisations (the corpus's parity table,
+ * benchmarks/corpus/results/parity-h100/parity.md, names each loss).
+ * orion-cc applies these defaults to the device compile
+ * only (never the host's), each switchable by name with --orion-codegen=LIST:
+ * `default` (the ones marked on), `none`, or names, `no-<name>` turning one
+ * off, read left to right from the defaults.  Some are clang options given
+ * with -Xarch_device (orion-config --cflags prints them too); the others are
+ * OrionPass steps, switched through the plugin's environment.  --no-orion
+ * applies none of them.
+ */
+#include <string.h>
+
+#include "cc_codegen.h"
+
+/* X(name, on by default, clang device options (NULL-terminated) or NULL,
+ *   OrionPass's environment variable for it (NAME=0 / NAME=1) or NULL, what
+ *   it is).  The plugin's own default for each step is this table's.
+ * Off by default, each measured on the corpus (parity-h100/README.md):
+ * align_arrays (sort 2.7 % faster, but nqueen and s8n 2 % slower: ptxas
+ * keeps the aligned small arrays in registers with select chains);
+ * partial_unroll (tsp 1.8x faster, but wsm5 1.23x and s8n 1.08x slower: it
+ * trades registers for ILP, a choice per kernel); short_ptr (clang 22's
+ * NVPTX back end stops on aobench with it: "Copy one register into another
+ * with a different width"). */
+#define CODEGEN_DEFAULTS(X)                                                                 \
+  X(relaxed_cas, 1, NULL, "ORION_RELAXED_CAS",                                              \
+    "atomicCAS relaxed at device scope, as CUDA defines it (clang: fenced)")                \
+  X(unroll, 1, ARGS("-mllvm=-unroll-threshold=600"), NULL,                                  \
+    "fixed-trip loops of up to 600 instructions unrolled fully (clang: 300)")               \
+  X(runtime_trip, 1, ARGS("-mllvm=-scev-cheap-expansion-budget=20"), NULL,                  \
+    "strided loops unrolled at run time (a trip count with a division)")                    \
+  X(licm_promote, 1, ARGS("-mllvm=-licm-mssa-max-acc-promotion=1000"), NULL,                \
+    "fixed array slots of big unrolled loops kept in registers")                            \
+  X(align_arrays, 0, NULL, "ORION_ALIGN_ARRAYS",                                            \
+    "(off) stack and __shared__ arrays aligned as nvcc aligns them")                        \
+  X(partial_unroll, 0, ARGS("-mllvm=-unroll-partial-threshold=150"), NULL,                  \
+    "(off) other small loops unrolled by up to 4 (clang: 75 instructions)")                 \
+  X(short_ptr, 0, ARGS("-fcuda-short-ptr"), NULL,                                           \
+    "(off) 32-bit shared, constant and local pointers, as nvcc's")
+
+#define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const struct codegen_default {
+  const char *name;
+  int on;
+  const char *const *args;
+  const char *env;
+  const char *what;
+} defaults[] = {
+#define ROW(n, on, a, e, w) {#n, on, a, e, w},
+    CODEGEN_DEFAULTS(ROW)
+#undef ROW
+};
+#define N_DEFAULTS (sizeof defaults / sizeof *defaults)
+
+/* Index of the default called name (dashes for underscores), or -1. */
+static int find(const char *name, size_t len) {
+  for (size_t i = 0; i < N_DEFAULTS; i++) {
+    const char *d = defaults[i].name;
+    size_t k = 0;
+    while (k < len && d[k] && (d[k] == name[k] || (d[k] == '_' && name[k] == '-')))
+      k++;
+    if (k == len && !d[k])
+      return (int)i;
+  }
+  return -1;
+}
+
+unsigned cc_codegen_defaults(void) {
+  unsigned m = 0;
+  for (size_t i = 0; i < N_DEFAULTS; i++)
+    m |= (unsigned)defaults[i].on << i;
+  return m;
+}
+
+int cc_codegen_parse(const char *list, unsigned *mask) {
+  unsigned m = cc_codegen_defaults();
+  for (const char *p = list;; p++) {
+    size_t len = strcspn(p, ",");
+    int on = strncmp(p, "no-", 3) != 0;
+    const char *n = on ? p : p + 3;
+    size_t nlen = on ? len : len - 3;
+    int i;
+    if (len == 7 && strncmp(p, "default", 7) == 0)
+      m = cc_codegen_defaults();
+    else if (len == 4 && strncmp(p, "none", 4) == 0)
+      m = 0;
+    else if ((i = find(n, nlen)) >= 0)
+      m = on ? m | 1u << i : m & ~(1u << i);
+    else
+      return 0;
+    p += len;
+    if (!*p)
+      break;
+  }
+  *mask = m;
+  return 1;
+}
+
+void cc_codegen_args(unsigned mask, strvec *argv, strvec *env) {
+  for (size_t i = 0; i < N_DEFAULTS; i++) {
+    int on = (mask >> i) & 1;
+    if (on && defaults[i].args)
+      for (const char *const *a = defaults[i].args; *a; a++) {
+        sv_push(argv, "-Xarch_device");
+        sv_push(argv, *a);
+      }
+    if (defaults[i].env && on != defaults[i].on) /* the plugin's default is the table's */
+      sv_pushf(env, "%s=%d", defaults[i].env, on);
+  }
+}
+
+void cc_codegen_help(FILE *f) {
+  for (size_t i = 0; i < N_DEFAULTS; i++) {
+    char name[32];
+    size_t k = 0;
+    for (const char *s = defaults[i].name; *s && k + 1 < sizeof name; s++)
+      name[k++] = *s == '_' ? '-' : *s;
+    name[k] = 0;
+    fprintf(f, "      %-15s %s\n", name, defaults[i].what);
+  }
+}
