@@ -5,7 +5,8 @@
 #  2. measure.py + analyze.py on a pack of fake programs (shell scripts that
 #     write the tracer's file themselves, with known kernel times that
 #     depend on ORION_MODE), checking the computed medians, oracle, ratios,
-#     failed-run detection and the clone-name mapping.
+#     failed-run detection and the clone-name mapping; parity.py (named
+#     and unnamed losses, the previous-build check), merge-raw.py, ab.py.
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
 #     between versions left out.
@@ -95,6 +96,22 @@ grep '^prog2,' "$t/raw/runs.csv" >>"$t/raw2/runs.csv"; grep '^prog2,' "$t/raw/ke
 for f in runs kernels; do grep -v '^prog2,' "$t/raw/$f.csv" >"$t/x" && mv "$t/x" "$t/raw/$f.csv"; done
 python3 "$here/analyze.py" "$t/raw" "$t/raw2" --out "$t/res2" >/dev/null
 cmp -s "$t/res/programs.csv" "$t/res2/programs.csv" || fail "two raw dirs: $(diff "$t/res/programs.csv" "$t/res2/programs.csv")"
+# parity.py: a loss with a named cause, one without, one within 2 %
+printf 'program,class,nvcc_ms,clang_ms,off_ms,adaptive_ms\na,reg,10,12,10.5,10.4\nb,reg,10,10.2,10,10.2\nc,reg,10,11,11.5,11.5\n' >"$t/par.csv"
+printf '# causes\na  the x loop\n' >"$t/causes.txt"
+python3 "$here/parity.py" "$t/par.csv" --causes "$t/causes.txt" --out "$t/parity.md"
+grep -q '^| a | 10 | 12 | 10.5 | 10.4 | 1.200 | 1.050 | 1.040 | 0.867 | the x loop |$' "$t/parity.md" &&
+  grep -q '^| c | .* | 1.150 | 1.045 | not named |$' "$t/parity.md" &&
+  grep -q 'within 2 % of nvcc: 1 of 3 programs' "$t/parity.md" &&
+  grep -q 'without a named cause: 1 (c)' "$t/parity.md" &&
+  grep -q 'more than 1 % slower on 1 of 3: c 1.045' "$t/parity.md" || fail "parity.py: $(cat "$t/parity.md")"
+# merge-raw.py leaves out the programs a changed list marks; ab.py: off against clang
+printf 'prog1 same\nprog2 differs\n' >"$t/changed.txt"
+python3 "$here/merge-raw.py" "$t/m" "$t/raw:$t/changed.txt" "$t/raw2" >/dev/null
+! grep -q '^prog2,' "$t/m/1/runs.csv" && grep -q '^prog1,' "$t/m/1/runs.csv" &&
+  grep -q '^prog2,' "$t/m/2/runs.csv" || fail "merge-raw.py: $(cut -d, -f1 "$t/m/1/runs.csv" | sort -u)"
+python3 "$here/ab.py" "$t/raw" >"$t/ab.md"
+grep -q '^| prog1 | 15 | 0.0% | 3 | 17 | 0.0% | 3 | 0.882 |$' "$t/ab.md" || fail "ab.py: $(cat "$t/ab.md")"
 # 3. replays: program p, kernel _Z1av (orig 1 ms a launch, r64 0.8 ms, p32
 #    1.1 ms), 200 launches of 1000 blocks, 0.5 % noise; kernel _Z1bv has 3
 #    launches on orig and 4 on r64: not replayed

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""ab.py - two Orion builds timed against each other (a pack-ab.sh pack).
+
+    ab.py RAWDIR [--a NAME] [--b NAME] [--modes A,B] [--per-launch]
+
+Reads measure.py's runs.csv: mode `off` is build A, mode `clang` build B
+(pack-ab.sh); --modes compares two other modes.  Prints per program the
+median GPU kernel time of each, the spread ((max-min)/median), the runs
+counted (output check passed) and A/B.  --per-launch: each run's time
+divided by its launches (for programs whose work differs between runs).
+Python 3 standard library only.
+"""
+import argparse
+import collections
+import csv
+import os
+import statistics
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('raw', help="measure.py's --out directory")
+    ap.add_argument('--a', default='A', help='what build A is')
+    ap.add_argument('--b', default='B', help='what build B is')
+    ap.add_argument('--modes', default='off,clang', help="measure.py's modes of A and B")
+    ap.add_argument('--per-launch', action='store_true', help='time per launch, in us')
+    a = ap.parse_args()
+    mode_a, mode_b = a.modes.split(',')
+    ms = collections.defaultdict(list)
+    with open(os.path.join(a.raw, 'runs.csv'), newline='') as f:
+        for r in csv.DictReader(f):
+            if r['check'] == 'ok' and int(r['run']) >= 0:
+                t = int(r['gpu_ns']) / 1e6
+                if a.per_launch:
+                    t = 1e3 * t / max(1, int(r['launches']))
+                ms[(r['program'], r['mode'])].append(t)
+    unit = 'us a launch' if a.per_launch else 'ms'
+    print('| program | %s %s | spread | runs | %s %s | spread | runs | A/B |' % (a.a, unit, a.b, unit))
+    print('|---|---:|---:|---:|---:|---:|---:|---:|')
+    for p in sorted({p for p, _ in ms}):
+        xa, xb = ms[(p, mode_a)], ms[(p, mode_b)]
+        if not xa or not xb:
+            continue
+        ma, mb = statistics.median(xa), statistics.median(xb)
+        print('| %s | %.4g | %.1f%% | %d | %.4g | %.1f%% | %d | %.3f |' % (
+            p, ma, 100 * (max(xa) - min(xa)) / ma, len(xa), mb, 100 * (max(xb) - min(xb)) / mb,
+            len(xb), ma / mb))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# pack-ab.sh - a pack that times two Orion builds against each other, both
+# under ORION_MODE=off, interleaved run by run (measure.py's rounds rotate
+# the modes):
+#
+#   pack-ab.sh <builddir> <other orion build> <packdir> program...
+#
+# As pack.sh <builddir> <packdir> program..., then in each program's
+# directory the binary of <other orion build>/src/<name>-cuda/main becomes
+# orion-b and the `clang` binary becomes a script running it with
+# ORION_MODE=off ORION_CACHE=off.  measure.py's mode `clang` then times
+# build B, mode `off` build A (<builddir>/orion): e.g. a device
+# code-generation default on (A) and off (B).  Writes <packdir>.tar.xz.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -ge 4 ] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+bdir=$1 other=$2 pack=$3; shift 3
+"$here/pack.sh" "$bdir" "$pack" "$@"
+for p in "$@"; do
+  d=$pack/src/$p-cuda
+  [ -d "$d" ] || continue
+  [ -x "$other/src/$p-cuda/main" ] || { echo "pack-ab.sh: no $other/src/$p-cuda/main" >&2; exit 1; }
+  cp "$other/src/$p-cuda/main" "$d/orion-b" && strip "$d/orion-b"
+  printf '#!/bin/sh\n# build B (%s), under ORION_MODE=off\nORION_MODE=off ORION_CACHE=off exec ./orion-b "$@"\n' \
+    "$other" > "$d/clang"
+  chmod +x "$d/clang"
+done
+rm -f "$pack.tar.xz"
+tar -C "$(dirname "$pack")" -cJf "$pack.tar.xz" "$(basename "$pack")"
+echo "pack-ab.sh: mode clang = $other (ORION_MODE=off), mode off = $bdir/orion"
