@@ -29,22 +29,31 @@ typedef struct cfg {
   drv_rt_mode rt;
 } cfg;
 
+/* The words of v that start with prefix (NULL: all), joined by spaces. */
+static char *join_words(const strvec *v, const char *prefix) {
+  orion_strbuf b;
+  orion_sb_init(&b);
+  for (size_t j = 0; j < v->n; j++) {
+    if (prefix && strncmp(v->v[j], prefix, strlen(prefix)) != 0)
+      continue;
+    if (b.len)
+      orion_sb_addc(&b, ' ');
+    orion_sb_adds(&b, v->v[j]);
+  }
+  return orion_sb_detach(&b);
+}
+
 /* --codegen-flags: orion-cc's device code-generation defaults that are
- * clang options (cc_codegen.c), joined by spaces. */
+ * clang options (cc_codegen.c). */
 static char *ans_codegen(const cfg *c) {
   (void)c;
   strvec dev, env;
   sv_init(&dev);
   sv_init(&env);
   cc_codegen_args(cc_codegen_defaults(), &dev, &env);
-  orion_strbuf b;
-  orion_sb_init(&b);
-  for (size_t j = 0; j < dev.n; j++)
-    orion_sb_addf(&b, "%s%s", j ? " " : "", dev.v[j]);
+  char *s = join_words(&dev, NULL);
   sv_free(&dev);
   sv_free(&env);
-  char *s = drv_xstrdup(b.len ? b.p : "");
-  orion_sb_free(&b);
   return s;
 }
 
@@ -75,17 +84,9 @@ static char *link_flags(const cfg *c, int libs_only) {
   strvec v;
   sv_init(&v);
   drv_rt_link_flags(&v, c->rt, c->bin, c->cuda);
-  orion_strbuf b;
-  orion_sb_init(&b);
-  for (size_t j = 0; j < v.n; j++) {
-    if (libs_only && strncmp(v.v[j], "-l", 2) != 0)
-      continue;
-    if (b.len)
-      orion_sb_addc(&b, ' ');
-    orion_sb_adds(&b, v.v[j]);
-  }
+  char *s = join_words(&v, libs_only ? "-l" : NULL);
   sv_free(&v);
-  return orion_sb_detach(&b);
+  return s;
 }
 
 static char *ans_ldflags(const cfg *c) { return link_flags(c, 0); }
