@@ -15,30 +15,30 @@
 
 #include "cc_codegen.h"
 
-/* X(name, on by default, clang device options (NULL-terminated) or NULL,
- *   OrionPass's environment variable for it (NAME=0 / NAME=1) or NULL, what
+/* X(name as --orion-codegen spells it, on by default, clang device options
+ *   (NULL-terminated) or NULL, OrionPass's environment variable for it (NAME=0 / NAME=1) or NULL, what
  *   it is).  The plugin's own default for each step is this table's.
  * Off by default, each measured on the corpus (parity-h100/README.md):
- * align_arrays (sort 2.7 % faster, but nqueen and s8n 2 % slower: ptxas
+ * align-arrays (sort 2.7 % faster, but nqueen and s8n 2 % slower: ptxas
  * keeps the aligned small arrays in registers with select chains);
- * partial_unroll (tsp 1.8x faster, but wsm5 1.23x and s8n 1.08x slower: it
- * trades registers for ILP, a choice per kernel); short_ptr (clang 22's
+ * partial-unroll (tsp 1.8x faster, but wsm5 1.23x and s8n 1.08x slower: it
+ * trades registers for ILP, a choice per kernel); short-ptr (clang 22's
  * NVPTX back end stops on aobench with it: "Copy one register into another
  * with a different width"). */
 #define CODEGEN_DEFAULTS(X)                                                                 \
-  X(relaxed_cas, 1, NULL, "ORION_RELAXED_CAS",                                              \
+  X("relaxed-cas", 1, NULL, "ORION_RELAXED_CAS",                                            \
     "atomicCAS relaxed at device scope, as CUDA defines it (clang: fenced)")                \
-  X(unroll, 1, ARGS("-mllvm=-unroll-threshold=600"), NULL,                                  \
+  X("unroll", 1, ARGS("-mllvm=-unroll-threshold=600"), NULL,                                \
     "fixed-trip loops of up to 600 instructions unrolled fully (clang: 300)")               \
-  X(runtime_trip, 1, ARGS("-mllvm=-scev-cheap-expansion-budget=20"), NULL,                  \
+  X("runtime-trip", 1, ARGS("-mllvm=-scev-cheap-expansion-budget=20"), NULL,                \
     "strided loops unrolled at run time (a trip count with a division)")                    \
-  X(licm_promote, 1, ARGS("-mllvm=-licm-mssa-max-acc-promotion=1000"), NULL,                \
+  X("licm-promote", 1, ARGS("-mllvm=-licm-mssa-max-acc-promotion=1000"), NULL,              \
     "fixed array slots of big unrolled loops kept in registers")                            \
-  X(align_arrays, 0, NULL, "ORION_ALIGN_ARRAYS",                                            \
+  X("align-arrays", 0, NULL, "ORION_ALIGN_ARRAYS",                                          \
     "(off) stack and __shared__ arrays aligned as nvcc aligns them")                        \
-  X(partial_unroll, 0, ARGS("-mllvm=-unroll-partial-threshold=150"), NULL,                  \
+  X("partial-unroll", 0, ARGS("-mllvm=-unroll-partial-threshold=150"), NULL,                \
     "(off) other small loops unrolled by up to 4 (clang: 75 instructions)")                 \
-  X(short_ptr, 0, ARGS("-fcuda-short-ptr"), NULL,                                           \
+  X("short-ptr", 0, ARGS("-fcuda-short-ptr"), NULL,                                         \
     "(off) 32-bit shared, constant and local pointers, as nvcc's")
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -50,22 +50,17 @@ static const struct codegen_default {
   const char *env;
   const char *what;
 } defaults[] = {
-#define ROW(n, on, a, e, w) {#n, on, a, e, w},
+#define ROW(n, on, a, e, w) {n, on, a, e, w},
     CODEGEN_DEFAULTS(ROW)
 #undef ROW
 };
 #define N_DEFAULTS (sizeof defaults / sizeof *defaults)
 
-/* Index of the default called name (dashes for underscores), or -1. */
+/* Index of the default called name (len bytes), or -1. */
 static int find(const char *name, size_t len) {
-  for (size_t i = 0; i < N_DEFAULTS; i++) {
-    const char *d = defaults[i].name;
-    size_t k = 0;
-    while (k < len && d[k] && (d[k] == name[k] || (d[k] == '_' && name[k] == '-')))
-      k++;
-    if (k == len && !d[k])
+  for (size_t i = 0; i < N_DEFAULTS; i++)
+    if (strlen(defaults[i].name) == len && strncmp(defaults[i].name, name, len) == 0)
       return (int)i;
-  }
   return -1;
 }
 
@@ -114,12 +109,6 @@ void cc_codegen_args(unsigned mask, strvec *argv, strvec *env) {
 }
 
 void cc_codegen_help(FILE *f) {
-  for (size_t i = 0; i < N_DEFAULTS; i++) {
-    char name[32];
-    size_t k = 0;
-    for (const char *s = defaults[i].name; *s && k + 1 < sizeof name; s++)
-      name[k++] = *s == '_' ? '-' : *s;
-    name[k] = 0;
-    fprintf(f, "      %-15s %s\n", name, defaults[i].what);
-  }
+  for (size_t i = 0; i < N_DEFAULTS; i++)
+    fprintf(f, "      %-15s %s\n", defaults[i].name, defaults[i].what);
 }

@@ -12,9 +12,9 @@ Python 3 standard library only.
 """
 import argparse
 import collections
-import csv
 import os
-import statistics
+
+from analyze import med, read_csv
 
 
 def main():
@@ -27,13 +27,12 @@ def main():
     a = ap.parse_args()
     mode_a, mode_b = a.modes.split(',')
     ms = collections.defaultdict(list)
-    with open(os.path.join(a.raw, 'runs.csv'), newline='') as f:
-        for r in csv.DictReader(f):
-            if r['check'] == 'ok' and int(r['run']) >= 0:
-                t = int(r['gpu_ns']) / 1e6
-                if a.per_launch:
-                    t = 1e3 * t / max(1, int(r['launches']))
-                ms[(r['program'], r['mode'])].append(t)
+    for r in read_csv(os.path.join(a.raw, 'runs.csv')):
+        if r['check'] == 'ok' and int(r['run']) >= 0:
+            t = int(r['gpu_ns']) / 1e6
+            if a.per_launch:
+                t = 1e3 * t / max(1, int(r['launches']))
+            ms[(r['program'], r['mode'])].append(t)
     unit = 'us a launch' if a.per_launch else 'ms'
     print('| program | %s %s | spread | runs | %s %s | spread | runs | A/B |' % (a.a, unit, a.b, unit))
     print('|---|---:|---:|---:|---:|---:|---:|---:|')
@@ -41,7 +40,7 @@ def main():
         xa, xb = ms[(p, mode_a)], ms[(p, mode_b)]
         if not xa or not xb:
             continue
-        ma, mb = statistics.median(xa), statistics.median(xb)
+        ma, mb = med(xa), med(xb)
         print('| %s | %.4g | %.1f%% | %d | %.4g | %.1f%% | %d | %.3f |' % (
             p, ma, 100 * (max(xa) - min(xa)) / ma, len(xa), mb, 100 * (max(xb) - min(xb)) / mb,
             len(xb), ma / mb))

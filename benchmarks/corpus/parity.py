@@ -19,9 +19,10 @@ previous plain build (goal: never more than 1 % slower), and the geometric
 mean of adaptive/nvcc.  Python 3 standard library only.
 """
 import argparse
-import csv
 import math
 import sys
+
+from analyze import fmt, ratio, read_csv
 
 LOSS = 1.02     # slower than nvcc by more than this: a loss that needs a cause
 PREV = 1.01     # slower than the previous plain build by more than this: a regression
@@ -29,8 +30,10 @@ PREV = 1.01     # slower than the previous plain build by more than this: a regr
 
 def read_programs(path):
     """requires analyze.py's programs.csv; returns {program: row}"""
-    with open(path, newline='') as f:
-        return {r['program']: r for r in csv.DictReader(f)}
+    rows = read_csv(path)
+    if not rows:
+        sys.exit('parity.py: %s: no programs' % path)
+    return {r['program']: r for r in rows}
 
 
 def read_causes(path):
@@ -54,14 +57,6 @@ def num(row, key):
         return float(v)
     except ValueError:
         return None
-
-
-def fmt(x, spec='.4g'):
-    return '' if x is None else format(x, spec)
-
-
-def ratio(a, b):
-    return a / b if a is not None and b else None
 
 
 def table(progs, prev, causes):
