@@ -16,7 +16,8 @@
 #include "cc_codegen.h"
 
 /* X(name as --orion-codegen spells it, on by default, clang device options
- *   (NULL-terminated) or NULL, OrionPass's environment variable for it (NAME=0 / NAME=1) or NULL, what
+ *   (NULL-terminated) or NULL, OrionPass's environment variable for it
+ *   (NAME=0 / NAME=1) or NULL, what
  *   it is).  The plugin's own default for each step is this table's.
  * Off by default, each measured on the corpus (parity-h100/README.md):
  * align-arrays (sort 2.7 % faster, but nqueen and s8n 2 % slower: ptxas
