@@ -17,8 +17,11 @@
 
 /* X(name as --orion-codegen spells it, on by default, clang device options
  *   (NULL-terminated) or NULL, OrionPass's environment variable for it
- *   (NAME=0 / NAME=1) or NULL, what
- *   it is).  The plugin's own default for each step is this table's.
+ *   (NAME=0 / NAME=1) or NULL, whole-program only, what it is).  The
+ *   plugin's own default for each step is this table's, except for the
+ *   whole-program steps: those are wrong under -fgpu-rdc, which the device
+ *   IR does not show, so the plugin leaves them off and orion-cc asks for
+ *   them (NAME=1) only in a build without -fgpu-rdc.
  * Off by default, each measured on the corpus (parity-h100/README.md):
  * align-arrays (sort 2.7 % faster, but nqueen and s8n 2 % slower: ptxas
  * keeps the aligned small arrays in registers with select chains);
@@ -27,19 +30,21 @@
  * NVPTX back end stops on aobench with it: "Copy one register into another
  * with a different width"). */
 #define CODEGEN_DEFAULTS(X)                                                                 \
-  X("relaxed-cas", 1, NULL, "ORION_RELAXED_CAS",                                            \
+  X("relaxed-cas", 1, NULL, "ORION_RELAXED_CAS", 0,                                         \
     "atomicCAS relaxed at device scope, as CUDA defines it (clang: fenced)")                \
-  X("unroll", 1, ARGS("-mllvm=-unroll-threshold=600"), NULL,                                \
+  X("internalize", 1, NULL, "ORION_INTERNALIZE", 1,                                         \
+    "without -fgpu-rdc, device functions private to their file, as nvcc's")                 \
+  X("unroll", 1, ARGS("-mllvm=-unroll-threshold=600"), NULL, 0,                             \
     "fixed-trip loops of up to 600 instructions unrolled fully (clang: 300)")               \
-  X("runtime-trip", 1, ARGS("-mllvm=-scev-cheap-expansion-budget=20"), NULL,                \
+  X("runtime-trip", 1, ARGS("-mllvm=-scev-cheap-expansion-budget=20"), NULL, 0,             \
     "strided loops unrolled at run time (a trip count with a division)")                    \
-  X("licm-promote", 1, ARGS("-mllvm=-licm-mssa-max-acc-promotion=1000"), NULL,              \
+  X("licm-promote", 1, ARGS("-mllvm=-licm-mssa-max-acc-promotion=1000"), NULL, 0,           \
     "fixed array slots of big unrolled loops kept in registers")                            \
-  X("align-arrays", 0, NULL, "ORION_ALIGN_ARRAYS",                                          \
+  X("align-arrays", 0, NULL, "ORION_ALIGN_ARRAYS", 0,                                       \
     "(off) stack and __shared__ arrays aligned as nvcc aligns them")                        \
-  X("partial-unroll", 0, ARGS("-mllvm=-unroll-partial-threshold=150"), NULL,                \
+  X("partial-unroll", 0, ARGS("-mllvm=-unroll-partial-threshold=150"), NULL, 0,             \
     "(off) other small loops unrolled by up to 4 (clang: 75 instructions)")                 \
-  X("short-ptr", 0, ARGS("-fcuda-short-ptr"), NULL,                                         \
+  X("short-ptr", 0, ARGS("-fcuda-short-ptr"), NULL, 0,                                      \
     "(off) 32-bit shared, constant and local pointers, as nvcc's")
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
@@ -49,9 +54,10 @@ static const struct codegen_default {
   int on;
   const char *const *args;
   const char *env;
+  int whole;
   const char *what;
 } defaults[] = {
-#define ROW(n, on, a, e, w) {n, on, a, e, w},
+#define ROW(n, on, a, e, wh, w) {n, on, a, e, wh, w},
     CODEGEN_DEFAULTS(ROW)
 #undef ROW
 };
@@ -96,9 +102,14 @@ int cc_codegen_parse(const char *list, unsigned *mask) {
   return 1;
 }
 
-void cc_codegen_args(unsigned mask, strvec *argv, strvec *env) {
+void cc_codegen_args(unsigned mask, int rdc, strvec *argv, strvec *env) {
   for (size_t i = 0; i < N_DEFAULTS; i++) {
     int on = (mask >> i) & 1;
+    if (defaults[i].whole) { /* the plugin's default: off */
+      if (on && !rdc)
+        sv_pushf(env, "%s=1", defaults[i].env);
+      continue;
+    }
     if (on && defaults[i].args)
       for (const char *const *a = defaults[i].args; *a; a++) {
         sv_push(argv, "-Xarch_device");

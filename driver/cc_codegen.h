@@ -14,8 +14,9 @@ unsigned cc_codegen_defaults(void);
 int cc_codegen_parse(const char *list, unsigned *mask);
 /* The device options (each after -Xarch_device) of the defaults in mask, and
  * the plugin's environment (NAME=0/1) for its steps that mask sets otherwise
- * than their default. */
-void cc_codegen_args(unsigned mask, strvec *argv, strvec *env);
+ * than the plugin's default; the whole-program steps only when rdc is 0
+ * (no -fgpu-rdc). */
+void cc_codegen_args(unsigned mask, int rdc, strvec *argv, strvec *env);
 /* One line a default for --help: its name and what it does. */
 void cc_codegen_help(FILE *f);
 

@@ -253,7 +253,7 @@ static void clang_cuda_flags(cc *c, strvec *argv, strvec *env) {
     if (c->split)
       sv_push(env, "ORION_SPLIT_CLONES=1"); /* the pass emits the split clones */
     if (!c->host_only)
-      cc_codegen_args(c->codegen, argv, env);
+      cc_codegen_args(c->codegen, c->gpu_rdc, argv, env);
     if (c->verbose && !c->dry_run)
       sv_push(env, "ORION_PTXAS_COMMANDS=1"); /* orion-ptxas shows its ptxas runs */
     int maxrreg = ptxas_args_maxrregcount(&c->ptxas_user);

@@ -50,7 +50,7 @@ static char *ans_codegen(const cfg *c) {
   strvec dev, env;
   sv_init(&dev);
   sv_init(&env);
-  cc_codegen_args(cc_codegen_defaults(), &dev, &env);
+  cc_codegen_args(cc_codegen_defaults(), 0, &dev, &env);
   char *s = join_words(&dev, NULL);
   sv_free(&dev);
   sv_free(&env);

@@ -45,6 +45,12 @@ int orion_align_arrays(LLVMModuleRef m);
  * Returns how many were relaxed. */
 int orion_relax_atomic_cas(LLVMModuleRef m);
 
+/* Device functions private to their module, as nvcc's whole-program compile
+ * treats them (internalize.c): every defined function but the kernels gets
+ * internal linkage.  Requires m an NVPTX module of a build without
+ * -fgpu-rdc, before inlining.  Returns how many changed. */
+int orion_internalize_device(LLVMModuleRef m);
+
 /* Entry point for the device side; returns 1 if the module changed. */
 int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
 /* Entry point for the host side (x86-64 modules, host.c): launch calls go

@@ -14,7 +14,9 @@
 //     orion_run_device_module (orion_pass.c), x86-64 host modules to
 //     orion_run_host_module (host.c), anything else is left alone;
 //   * on device modules at PipelineStart: makes atomicCAS relaxed, as CUDA
-//     defines it (atomics.c);
+//     defines it (atomics.c), and, when asked (ORION_INTERNALIZE=1, what
+//     orion-cc sets without -fgpu-rdc), gives non-kernel device functions
+//     internal linkage (internalize.c);
 //   * on device modules, before the versions are made, when asked
 //     (ORION_ALIGN_ARRAYS=1): aligns stack and shared arrays as nvcc does
 //     (align.c) and, where that raised an alignment, runs LLVM's alignment
@@ -96,6 +98,14 @@ static cl::opt<bool> RelaxedCAS(
              "system fence (default on; env ORION_RELAXED_CAS=0 turns it "
              "off)"));
 
+static cl::opt<bool> Internalize(
+    "orion-internalize", cl::init(false),
+    cl::desc("Device side: non-kernel device functions get internal linkage "
+             "before inlining, as nvcc's whole-program compile treats them; "
+             "only right without -fgpu-rdc, which the IR does not show "
+             "(default off; orion-cc turns it on through env "
+             "ORION_INTERNALIZE=1 when the build has no -fgpu-rdc)"));
+
 static int envInt(const char *Name, int Default) {
   const char *V = std::getenv(Name);
   if (!V || !*V)
@@ -165,13 +175,17 @@ struct OrionPass : PassInfoMixin<OrionPass> {
       bool Changed = orion_run_host_module(wrap(&M), &Opt, Phases);
       return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
-    bool Relaxed = false;
+    bool Early = false;
     if ((Phases & ORION_HOST_EARLY) &&
         (RelaxedCAS.getNumOccurrences() ? bool(RelaxedCAS)
                                         : envInt("ORION_RELAXED_CAS", 1) != 0))
-      Relaxed = orion_relax_atomic_cas(wrap(&M)) > 0;
+      Early = orion_relax_atomic_cas(wrap(&M)) > 0;
+    if ((Phases & ORION_HOST_EARLY) &&
+        (Internalize.getNumOccurrences() ? bool(Internalize)
+                                         : envInt("ORION_INTERNALIZE", 0) != 0))
+      Early |= orion_internalize_device(wrap(&M)) > 0;
     if (!(Phases & ORION_HOST_LATE))
-      return Relaxed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+      return Early ? PreservedAnalyses::none() : PreservedAnalyses::all();
     bool Aligned = false;
     if (AlignArrays.getNumOccurrences() ? bool(AlignArrays)
                                         : envInt("ORION_ALIGN_ARRAYS", 0) != 0)
@@ -199,7 +213,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     Opt.split = SplitClones.getNumOccurrences() ? bool(SplitClones)
                                                 : envInt("ORION_SPLIT_CLONES", 0) != 0;
     Opt.versions_enabled = !AnalyzeOnly;
-    bool Changed = orion_run_device_module(wrap(&M), &Opt) || Aligned || Relaxed;
+    bool Changed = orion_run_device_module(wrap(&M), &Opt) || Aligned || Early;
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
