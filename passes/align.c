@@ -19,8 +19,10 @@
  *
  * Raising an alignment changes no value a program computes; it may add a
  * few bytes of padding to a frame or a block's shared memory.  The caller
- * then runs LLVM's alignment inference (plugin.cpp), which carries the new
- * alignment to the loads and stores.  Requires m an NVPTX module.
+ * then runs LLVM's address-space and alignment inference (plugin.cpp),
+ * which carry the new alignment to the loads and stores (through the
+ * generic pointers clang emits), so the load/store vectorizer can pair
+ * adjacent accesses.  Requires m an NVPTX module.
  */
 #include "orion_pass.h"
 

@@ -19,8 +19,9 @@
 //     internal linkage (internalize.c);
 //   * on device modules, before the versions are made, when asked
 //     (ORION_ALIGN_ARRAYS=1): aligns stack and shared arrays as nvcc does
-//     (align.c) and, where that raised an alignment, runs LLVM's alignment
-//     inference, so that the loads and stores carry it to code generation;
+//     (align.c) and, where that raised an alignment, runs LLVM's address-space
+//     and alignment inference, so that the loads and stores carry it to
+//     code generation, where the vectorizer pairs them;
 //   * provides the few helpers the LLVM-C API lacks (cloning a function into
 //     a wider signature, LoopInfo queries, the outermost inlined-at debug
 //     location, optimisation remarks).
@@ -38,6 +39,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -192,6 +194,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
       Aligned = orion_align_arrays(wrap(&M)) > 0;
     if (Aligned) {
       FunctionPassManager FPM;
+      FPM.addPass(InferAddressSpacesPass());
       FPM.addPass(InferAlignmentPass());
       createModuleToFunctionPassAdaptor(std::move(FPM)).run(M, MAM);
     }

@@ -1,6 +1,7 @@
 ; Device arrays get nvcc's alignment (align.c): the largest power of two, at
 ; most 16, that divides the size; the loads and stores then carry it
-; (alignment inference), so a 4-byte load from a char array is one load.
+; (address-space, then alignment inference: the stack array's load is
+; local), so a 4-byte load from a char array is one load.
 ; A declaration (extern __shared__) and a scalar keep theirs; -O0 code is
 ; left alone.  Off by default (orion-cc --orion-codegen=align-arrays turns it
 ; on): ORION_ALIGN_ARRAYS=1 or -orion-align-arrays.
@@ -26,7 +27,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %board = alloca [20 x i8], align 4
 ; CHECK: %dist = alloca [16 x i32], align 16
 ; CHECK: %one = alloca i32, align 4
-; CHECK: load i32, ptr %board, align 4
+; CHECK: load i32, ptr addrspace(5) %{{[0-9]+}}, align 4
 ; CHECK: load float, ptr addrspace(3) %t, align 16
 ; OFF-LABEL: define ptx_kernel void @k(
 ; OFF: %board = alloca [20 x i8], align 1
