@@ -29,6 +29,7 @@
 /* Version-selection limits from the environment (OrionPass's variables). */
 typedef struct ptx_limits {
   int max_versions;  /* ORION_MAX_VERSIONS, 0 = the default */
+  int cap_floor_pct; /* ORION_CAP_FLOOR, default ORION_CAP_FLOOR_PCT */
   int assumed_block; /* ORION_BLOCK, 0 = unknown */
 } ptx_limits;
 
@@ -172,6 +173,7 @@ static void version_entry(cc *c, const ptx_module *m, const ptx_entry *e, int sm
     si.threads_per_block = lim->assumed_block;
   si.smem_static = (unsigned)f->smem;
   si.max_versions = lim->max_versions;
+  si.cap_floor_pct = lim->cap_floor_pct;
   orion_selection sel;
   orion_status os = orion_select_versions(&si, &sel);
   if (os != ORION_OK) {
@@ -323,6 +325,9 @@ int cc_stage_ptx_version(cc *c) {
   if (lim.max_versions < 0 || lim.max_versions > ORION_MAX_VERSIONS)
     lim.max_versions = 0;
   lim.assumed_block = env_int("ORION_BLOCK", 0);
+  lim.cap_floor_pct = env_int("ORION_CAP_FLOOR", ORION_CAP_FLOOR_PCT);
+  if (lim.cap_floor_pct < 0 || lim.cap_floor_pct > 100)
+    lim.cap_floor_pct = ORION_CAP_FLOOR_PCT;
   orion_strbuf ptx, jsonl;
   strvec recs;
   orion_sb_init(&ptx);

@@ -544,7 +544,8 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
                            rep.reg_limit && rep.max_live > rep.reg_limit ? rep.reg_limit
                                                                          : rep.max_live,
                            opt->block ? opt->block : orion_launch_block(m, k),
-                           (unsigned)rep.features.smem_static, opt->max_versions};
+                           (unsigned)rep.features.smem_static, opt->max_versions,
+                           opt->cap_floor_pct};
   orion_status st = orion_select_versions(&in, &rep.sel);
   if (st != ORION_OK) {
     not_versioned(k, &rep, opt->report_path, orion_strerror(st));

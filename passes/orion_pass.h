@@ -26,6 +26,7 @@ typedef struct orion_pass_options {
   const char *report_path; /* JSON Lines appended here; "-" = stderr; NULL = none */
   int sm;                  /* 0 = from the kernels' "target-cpu" */
   int max_versions;        /* 0 = ORION_MAX_VERSIONS */
+  int cap_floor_pct;       /* least cap in % of max-live (orion_select_input) */
   int block;               /* 0 = from launch bounds, else ORION_DEFAULT_BLOCK */
   int versions_enabled;    /* 0: analyse and report only, emit no clones */
   int maxrregcount;        /* ptxas -maxrregcount the build uses, 0 = none */

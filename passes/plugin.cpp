@@ -64,6 +64,11 @@ static cl::opt<int>
     MaxVersions("orion-max-versions",
                 cl::desc("At most this many versions per kernel, 1..5 "
                          "(env ORION_MAX_VERSIONS)"));
+static cl::opt<int> CapFloor(
+    "orion-cap-floor",
+    cl::desc("No register-capped clone below this percentage of the "
+             "kernel's max-live estimate, 0..100 (default 40; 0: every "
+             "level Fig. 8 picks; env ORION_CAP_FLOOR)"));
 static cl::opt<int> AssumedBlock(
     "orion-block",
     cl::desc("Block size to assume when a kernel has no launch bounds "
@@ -141,6 +146,17 @@ static int setting(const cl::opt<int> &O, const char *Flag, const char *Env, int
   return 0;
 }
 
+// The cap floor (orion_select_input): -orion-cap-floor, else
+// ORION_CAP_FLOOR, else ORION_CAP_FLOOR_PCT; 0 is a value (no floor).
+static int capFloor() {
+  int V = CapFloor.getNumOccurrences() ? int(CapFloor) : envInt("ORION_CAP_FLOOR", ORION_CAP_FLOOR_PCT);
+  if (V >= 0 && V <= 100)
+    return V;
+  errs() << "orion: warning: ignoring cap floor " << V << " (-orion-cap-floor / ORION_CAP_FLOOR): "
+         << "not in 0..100; using " << ORION_CAP_FLOOR_PCT << "\n";
+  return ORION_CAP_FLOOR_PCT;
+}
+
 static std::string reportPath() {
   if (ReportPath.getNumOccurrences())
     return ReportPath;
@@ -210,6 +226,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     }
     Opt.max_versions = setting(MaxVersions, "-orion-max-versions", "ORION_MAX_VERSIONS", 1,
                                ORION_MAX_VERSIONS, 1);
+    Opt.cap_floor_pct = capFloor();
     Opt.block = setting(AssumedBlock, "-orion-block", "ORION_BLOCK", 1, 1024);
     Opt.maxrregcount =
         setting(MaxRRegCount, "-orion-maxrregcount", "ORION_MAXRREGCOUNT", 1, 65535);

@@ -25,6 +25,8 @@
 # <out>/dynamic.md (the table: median ms and the ratio local / variant).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the deeply capped clones these spill paths are for (no cap floor, Fig. 8 as published)
+export ORION_CAP_FLOOR=${ORION_CAP_FLOOR:-0}
 src=$here/../../test/lit/e2e/spill-heavy.cu
 k=_Z5heavyP6float4PKS_i
 case ${1:-} in

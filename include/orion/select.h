@@ -40,6 +40,7 @@ extern "C" {
 #define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
 #define ORION_MIN_REG_CAP 24    /* ptxas 13 raises smaller .maxnreg to 24 (sm_90, measured) */
 #define ORION_TAG_MAX 16
+#define ORION_CAP_FLOOR_PCT 40  /* default least cap, % of max-live (select.c, step 4) */
 
 typedef enum orion_direction {
   ORION_DIR_INCREASING = 0,
@@ -75,6 +76,9 @@ typedef struct orion_select_input {
   int threads_per_block;   /* 0 = unknown: ORION_DEFAULT_BLOCK is assumed */
   unsigned smem_static;    /* bytes */
   int max_versions;        /* 1 .. ORION_MAX_VERSIONS; 0 = ORION_MAX_VERSIONS */
+  int cap_floor_pct;       /* 0 .. 100: no clone capped below this % of max_live
+                              (select.c, step 4); 0 = none, Fig. 8 as published;
+                              callers pass ORION_CAP_FLOOR_PCT unless told otherwise */
 } orion_select_input;
 
 typedef struct orion_selection {

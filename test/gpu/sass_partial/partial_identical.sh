@@ -27,6 +27,8 @@
 #   partial_identical.sh --run-only <out>                run what was built
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the deeply capped clones these spill paths are for (no cap floor, Fig. 8 as published)
+export ORION_CAP_FLOOR=${ORION_CAP_FLOOR:-0}
 phase=all
 case ${1:-} in
   --build-only) phase=build; build=$(cd "$2" && pwd); out=$3 ;;

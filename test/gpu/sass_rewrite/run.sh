@@ -30,6 +30,8 @@
 # Exit 77 without a GPU in the run half.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the deeply capped clones these spill paths are for (no cap floor, Fig. 8 as published)
+export ORION_CAP_FLOOR=${ORION_CAP_FLOOR:-0}
 phase=${1:-}
 case $phase in
 build)

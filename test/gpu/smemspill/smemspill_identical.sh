@@ -12,6 +12,8 @@
 # split the two halves for a GPU machine without clang.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the deeply capped clones these spill paths are for (no cap floor, Fig. 8 as published)
+export ORION_CAP_FLOOR=${ORION_CAP_FLOOR:-0}
 phase=all
 case ${1:-} in
   --build-only) phase=build; shift; build=$(cd "$1" && pwd); out=$2 ;;

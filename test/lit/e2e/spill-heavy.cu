@@ -2,7 +2,7 @@
 // REQUIRES: ptxas, cuobjdump
 // The original fits in registers (no spills); the capped clones spill.
 // RUN: rm -f %t.json
-// RUN: env ORION_CC_REPORT=%t.json %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 \
+// RUN: env ORION_CAP_FLOOR=0 ORION_CC_REPORT=%t.json %clang -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 \
 // RUN:   -Wno-unknown-cuda-version --cuda-device-only -O3 -fpass-plugin=%orion_plugin -S %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: ptxas -arch=sm_90 -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS

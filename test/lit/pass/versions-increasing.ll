@@ -5,12 +5,18 @@
 ; conservative level is 16 warps (cap 128: 32 spilled slots x 4 B x 256
 ; threads = 32 KB/block still fits twice); steps sample 24, 40 and the top, 64.
 ; No fail-safe: the original already runs one block per SM.
+; That is Fig. 8 as published (-orion-cap-floor=0).  By default no clone is
+; capped below 40 % of max-live (64 here): the steps stop at 32 warps.
+; RUN: %opt -passes=orion -S %s -o - | FileCheck %s --check-prefix=FLOOR
+; RUN: env ORION_CAP_FLOOR=0 %opt -passes=orion -S %s -o - | FileCheck %s --check-prefix=NOFLOOR
+; FLOOR: c"orion1;k=heavy;sm=90;dir=inc;ml=160;thr=32;blk=256;bk=0;w0=8;wmax=64;v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r64:s:64:32;np=1;hp=0;
+; NOFLOOR: v=orig:o:0:8,r128:c:128:16,r80:s:80:24,r48:s:48:40,r32:s:32:64;
 ; RUN: rm -f %t.json
-; RUN: %opt -passes=orion -orion-split-clones -orion-report=%t.json -S %s -o %t.ll
+; RUN: %opt -passes=orion -orion-split-clones -orion-cap-floor=0 -orion-report=%t.json -S %s -o %t.ll
 ; RUN: FileCheck %s --check-prefix=IR < %t.ll
 ; RUN: FileCheck %s --check-prefix=JSON < %t.json
 ; Idempotent: a second run adds nothing.
-; RUN: %opt -passes=orion -orion-split-clones -S %t.ll -o %t2.ll
+; RUN: %opt -passes=orion -orion-split-clones -orion-cap-floor=0 -S %t.ll -o %t2.ll
 ; RUN: grep -v ModuleID %t.ll > %t.a && grep -v ModuleID %t2.ll > %t.b && diff %t.a %t.b
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -13,7 +13,7 @@ int main(void) {
   r.max_live = 160;
   r.n_params = 3;
   r.hidden_params = 6;
-  orion_select_input in = {90, 160, 0, 0, 0};
+  orion_select_input in = {90, 160, 0, 0, 0, ORION_CAP_FLOOR_PCT};
   CHECK(orion_select_versions(&in, &r.sel) == ORION_OK, "select");
   char buf[1024];
   CHECK(orion_record_format(&r, buf, sizeof buf) == ORION_OK, "format");

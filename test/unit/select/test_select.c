@@ -13,7 +13,7 @@ static void sweep(int sm) {
   for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
     for (size_t m = 0; m < sizeof smems / sizeof *smems; m++)
       for (int ml = 0; ml <= 300; ml += 3) {
-        orion_select_input in = {sm, ml, blocks[b], smems[m], 0};
+        orion_select_input in = {sm, ml, blocks[b], smems[m], 0, ORION_CAP_FLOOR_PCT};
         orion_selection s;
         orion_status st = orion_select_versions(&in, &s);
         if (st == ORION_ERR_INFEASIBLE)
@@ -56,12 +56,37 @@ int main(void) {
   /* The paper's Kepler threshold is 32 registers; on sm_90 at 256 threads
    * the top level (64 warps) also needs <= 32. */
   orion_selection s;
-  orion_select_input in = {90, 32, 256, 0, 0};
+  orion_select_input in = {90, 32, 256, 0, 0, ORION_CAP_FLOOR_PCT};
   CHECK(orion_select_versions(&in, &s) == ORION_OK && s.threshold == 32 &&
             s.direction == ORION_DIR_INCREASING, "ml 32 -> increasing");
   in.max_live = 31;
   CHECK(orion_select_versions(&in, &s) == ORION_OK && s.direction == ORION_DIR_DECREASING,
         "ml 31 -> decreasing");
+  /* The cap floor (40 % of max-live): with max-live 202 at 256 threads no
+   * clone below 81 registers; with max-live 60 the top level (32) stays. */
+  in.max_live = 202;
+  CHECK(orion_select_versions(&in, &s) == ORION_OK, "ml 202");
+  int low = 0, clones = 0;
+  for (int i = 0; i < s.n_versions; i++)
+    if (!s.versions[i].is_pad && s.versions[i].max_regs > 0)
+      clones++, low += s.versions[i].max_regs < 81;
+  CHECK(clones >= 1 && low == 0, "ml 202: %d clones, %d below the floor", clones, low);
+  in.max_live = 60;
+  CHECK(orion_select_versions(&in, &s) == ORION_OK, "ml 60");
+  int top = 0;
+  for (int i = 0; i < s.n_versions; i++)
+    top |= !s.versions[i].is_pad && s.versions[i].max_regs == 32;
+  CHECK(top, "ml 60 keeps the top level");
+  in.max_live = 202; /* floor 0: every level Fig. 8 picks, down to the top (32) */
+  in.cap_floor_pct = 0;
+  CHECK(orion_select_versions(&in, &s) == ORION_OK, "ml 202, no floor");
+  top = 0;
+  for (int i = 0; i < s.n_versions; i++)
+    top |= !s.versions[i].is_pad && s.versions[i].max_regs == 32;
+  CHECK(top, "ml 202, no floor: the top level");
+  in.cap_floor_pct = 101;
+  CHECK(orion_select_versions(&in, &s) == ORION_ERR_INVALID_ARG, "floor 101");
+  in.cap_floor_pct = ORION_CAP_FLOOR_PCT;
   /* Budget respected. */
   in.max_live = 200;
   in.max_versions = 2;
@@ -70,7 +95,7 @@ int main(void) {
   CHECK(orion_select_versions(&in, &s) == ORION_OK && s.n_versions == 1, "budget 1");
 
   /* Invalid input. */
-  in = (orion_select_input){90, 10, 256, 0, 0};
+  in = (orion_select_input){90, 10, 256, 0, 0, 0};
   CHECK(orion_select_versions(NULL, &s) == ORION_ERR_INVALID_ARG, "NULL in");
   CHECK(orion_select_versions(&in, NULL) == ORION_ERR_INVALID_ARG, "NULL out");
   in.sm = 42;
