@@ -14,14 +14,15 @@
  *      third-party corpus none of the 38 such clones timed alone was
  *      faster than its original (the win nearest the floor: 46 %), and
  *      each costs a ptxas compile of the kernel.  Conservative = the
- *      highest level above W0 whose spilled values (max_live - cap slots of 4 bytes per thread)
- *      fit in shared memory without lowering that level (the on-chip
- *      placement the SASS rewriter realises); if no level passes, the
- *      nearest level above W0.  Then up to (max_versions - 3) steps above
- *      the conservative level, always including the top level and spread
- *      evenly below it; budget still left goes to the levels between W0
- *      and the conservative one.  Fail-safe = one block fewer than W0 by
- *      padding.
+ *      highest level above W0 whose spilled values (max_live - cap slots
+ *      of 4 bytes per thread) fit in shared memory without lowering that
+ *      level (the on-chip placement the SASS rewriter realises); if no
+ *      level passes, the nearest level above W0.  Then up to
+ *      (max_versions - 3) steps above the conservative level, always
+ *      including the highest that counts (the top level without a floor)
+ *      and spread evenly below it; budget still left goes to the levels
+ *      between W0 and the conservative one.  Fail-safe = one block fewer
+ *      than W0 by padding.
  *      Fig. 8 walks "from conservative to max"; with the paper's 5-version
  *      budget we keep its end points and sample between them.
  *   5. max_live < T: decreasing.  The original already reaches the top

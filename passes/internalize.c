@@ -14,9 +14,8 @@
  * NVPTX module gets internal linkage (no comdat, default visibility), so
  * the inliner may fold a helper into its only caller and drop the unused.
  * Kernels, variables, declarations and available_externally copies keep
- * theirs.  Requires m an NVPTX
- * module compiled without -fgpu-rdc (the IR does not tell; orion-cc knows
- * and asks only then), before inlining.
+ * theirs.  Requires m an NVPTX module compiled without -fgpu-rdc (the IR
+ * does not tell; orion-cc knows and asks only then), before inlining.
  */
 #include <llvm-c/Comdat.h>
 
