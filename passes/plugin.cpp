@@ -127,6 +127,12 @@ static int envInt(const char *Name, int Default) {
   return int(L);
 }
 
+// A switch: option O if given, else environment variable Env (0 = off,
+// any other number = on), else O's default.
+static bool flag(const cl::opt<bool> &O, const char *Env) {
+  return O.getNumOccurrences() ? bool(O) : envInt(Env, bool(O)) != 0;
+}
+
 // A setting: option O (spelled Flag) if given, else environment variable
 // Env, else 0 (the default).  A value outside Lo..Hi is ignored with a
 // warning that names it; Hi above the top clamps with a warning instead.
@@ -183,10 +189,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     if (!T.isNVPTX()) {
       if (T.getArch() != Triple::x86_64)
         return PreservedAnalyses::all(); // the launch ABI is x86-64's
-      bool Hook = LaunchHook.getNumOccurrences()
-                      ? bool(LaunchHook)
-                      : envInt("ORION_LAUNCH_HOOK", 1) != 0;
-      if (!Hook)
+      if (!flag(LaunchHook, "ORION_LAUNCH_HOOK"))
         return PreservedAnalyses::all();
       orion_pass_options Opt{};
       Opt.versions_enabled = !AnalyzeOnly;
@@ -194,19 +197,14 @@ struct OrionPass : PassInfoMixin<OrionPass> {
       return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
     bool Early = false;
-    if ((Phases & ORION_HOST_EARLY) &&
-        (RelaxedCAS.getNumOccurrences() ? bool(RelaxedCAS)
-                                        : envInt("ORION_RELAXED_CAS", 1) != 0))
+    if ((Phases & ORION_HOST_EARLY) && flag(RelaxedCAS, "ORION_RELAXED_CAS"))
       Early = orion_relax_atomic_cas(wrap(&M)) > 0;
-    if ((Phases & ORION_HOST_EARLY) &&
-        (Internalize.getNumOccurrences() ? bool(Internalize)
-                                         : envInt("ORION_INTERNALIZE", 0) != 0))
+    if ((Phases & ORION_HOST_EARLY) && flag(Internalize, "ORION_INTERNALIZE"))
       Early |= orion_internalize_device(wrap(&M)) > 0;
     if (!(Phases & ORION_HOST_LATE))
       return Early ? PreservedAnalyses::none() : PreservedAnalyses::all();
     bool Aligned = false;
-    if (AlignArrays.getNumOccurrences() ? bool(AlignArrays)
-                                        : envInt("ORION_ALIGN_ARRAYS", 0) != 0)
+    if (flag(AlignArrays, "ORION_ALIGN_ARRAYS"))
       Aligned = orion_align_arrays(wrap(&M)) > 0;
     if (Aligned) {
       FunctionPassManager FPM;
@@ -230,8 +228,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     Opt.block = setting(AssumedBlock, "-orion-block", "ORION_BLOCK", 1, 1024);
     Opt.maxrregcount =
         setting(MaxRRegCount, "-orion-maxrregcount", "ORION_MAXRREGCOUNT", 1, 65535);
-    Opt.split = SplitClones.getNumOccurrences() ? bool(SplitClones)
-                                                : envInt("ORION_SPLIT_CLONES", 0) != 0;
+    Opt.split = flag(SplitClones, "ORION_SPLIT_CLONES");
     Opt.versions_enabled = !AnalyzeOnly;
     bool Changed = orion_run_device_module(wrap(&M), &Opt) || Aligned || Early;
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
