@@ -16,6 +16,7 @@
 
 #include "advise.h"
 #include "orion/occupancy.h"
+#include "orion/select.h"
 
 static int is_source(const adv_config *c, const char *s) {
   return c->source && !strcmp(c->source, s);
@@ -245,7 +246,12 @@ static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options 
     return;
   }
   int sm = o->sm ? o->sm : a->build ? a->build->sm : 0;
-  if (change->c->chosen[0] == 'p')
+  if (!strcmp(change->c->chosen, ORION_UNROLL_TAG))
+    a->text = drv_xasprintf("Orion chose %s: the unroll version, the kernel's small innermost "
+                            "loops unrolled %dx, not a register cap: no attribute; "
+                            "`#pragma unroll %d` before those loops gives its code",
+                            change->why, ORION_UNROLL_COUNT, ORION_UNROLL_COUNT);
+  else if (change->c->chosen[0] == 'p')
     pad_advice(a, k, change, sm);
   else
     reg_advice(a, k, change, sm, several ? 0 : t, o, r);

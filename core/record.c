@@ -13,13 +13,13 @@
 
 #include "orion/record.h"
 
-static const char role_letter[ORION_ROLE_COUNT] = {'o', 'c', 's', 'f'};
+static const char role_letter[ORION_ROLE_COUNT] = {'o', 'c', 's', 'f', 'u'};
 
 orion_status orion_record_format(const orion_record *rec, char *buf, size_t n) {
   if (!rec || !buf || n == 0)
     return ORION_ERR_INVALID_ARG;
   const orion_selection *s = &rec->sel;
-  if (s->n_versions < 1 || s->n_versions > ORION_MAX_VERSIONS ||
+  if (s->n_versions < 1 || s->n_versions > ORION_MAX_RECORD_VERSIONS ||
       strpbrk(rec->kernel, ";=,:") || rec->kernel[0] == '\0') {
     buf[0] = '\0';
     return ORION_ERR_INVALID_ARG;
@@ -202,7 +202,7 @@ orion_status orion_record_parse(const char *text, orion_record *rec) {
       while (q < vend) {
         const char *comma = memchr(q, ',', (size_t)(vend - q));
         const char *e = comma ? comma : vend;
-        if (r.sel.n_versions >= ORION_MAX_VERSIONS ||
+        if (r.sel.n_versions >= ORION_MAX_RECORD_VERSIONS ||
             !parse_version(q, (size_t)(e - q), &r.sel.versions[r.sel.n_versions]))
           return ORION_ERR_PARSE;
         r.sel.n_versions++;

@@ -150,6 +150,12 @@ size_t optx_rdc_drops(const optx_cmd *c, const ptx_module *m, const char *cubin,
   return n;
 }
 
+/* The unroll version (orion/select.h): other code, not another cap, so
+ * neither the warps walk nor the duplicate rule applies to it. */
+static int is_unroll(const optx_entry *e) {
+  return e->is_clone && strcmp(e->tag, ORION_UNROLL_TAG) == 0;
+}
+
 static int same_figures(const ptxas_figures *a, const ptxas_figures *b) {
   return a->registers == b->registers && a->stack_frame == b->stack_frame &&
          a->spill_stores == b->spill_stores && a->spill_loads == b->spill_loads;
@@ -163,7 +169,7 @@ static int same_figures(const ptxas_figures *a, const ptxas_figures *b) {
 static void mark_duplicates(optx_result *res) {
   for (size_t i = 0; i < res->n; i++) {
     optx_entry *e = &res->e[i];
-    if (!e->is_clone || !e->realised || strcmp(e->tag, ORION_SPLIT_SUFFIX) == 0)
+    if (!e->is_clone || !e->realised || strcmp(e->tag, ORION_SPLIT_SUFFIX) == 0 || is_unroll(e))
       continue;
     int target = -1;
     for (size_t j = 0; j < res->n && target < 0; j++) {
@@ -174,7 +180,7 @@ static void mark_duplicates(optx_result *res) {
     }
     for (size_t j = 0; j < i && target < 0; j++) {
       optx_entry *k = &res->e[j];
-      if (k->is_clone && k->realised && k->duplicate_of < 0 &&
+      if (k->is_clone && k->realised && k->duplicate_of < 0 && !is_unroll(k) &&
           strcmp(k->kernel, e->kernel) == 0 && same_figures(&k->fig, &e->fig))
         target = (int)j;
     }
@@ -223,7 +229,7 @@ void optx_build_entries(const ptx_module *m, const ptxas_info *info, char **why,
 
 static int is_walked(const optx_entry *e) {
   return e->is_clone && e->realised && e->warps >= 0 && e->duplicate_of < 0 &&
-         strcmp(e->tag, ORION_SPLIT_SUFFIX) != 0;
+         strcmp(e->tag, ORION_SPLIT_SUFFIX) != 0 && !is_unroll(e);
 }
 
 /* The walk's order: K's clones by cap, highest first (each lower cap should

@@ -12,7 +12,9 @@
  *      N when the ceiling is lower (ptxas holds the original to N); versions
  *      capped above N are dropped (the original already is what they would
  *      be) and the report/remark name them;
- *   4. one clone `<kernel>__orion_<tag>` per register-capped version (the
+ *   4. the unroll version, when unroll.c made the kernel's clone early and
+ *      the unroller changed it (orion_unroll_adopt), and
+ *      one clone `<kernel>__orion_<tag>` per register-capped version (the
  *      tag inside the kernel's own identifier when the name is mangled, so
  *      that it demangles: orion_clone_name, orion/demangle.h), with
  *      "nvvm.maxnreg"=<cap> and without "nvvm.minctasm" (the cap alone sets
@@ -576,6 +578,9 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
   rep.hidden_params = split_why ? 0 : ORION_SPLIT_PARAMS;
   rep.split_note = split_why;
   unsigned hp = (unsigned)rep.hidden_params, np = LLVMCountParams(k);
+  /* The unroll version (unroll.c) has the original's signature. */
+  orion_unroll_adopt(m, k, name, opt->versions_enabled && !hp && opt->max_versions != 1, ml_ctx,
+                     &rep);
 
   orion_record rec;
   memset(&rec, 0, sizeof rec);
@@ -627,6 +632,7 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
   for (size_t i = 0; i < n; i++)
     changed |= process_kernel(m, kernels[i], ctx, opt, mid ? mid : "", &t);
   changed |= table_close(m, &t);
+  changed |= orion_unroll_sweep(m) > 0;
   orion_maxlive_free(ctx);
   free(kernels);
   return changed;

@@ -61,6 +61,7 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt);
  * module changed. */
 #define ORION_HOST_EARLY 1
 #define ORION_HOST_LATE 2
+#define ORION_DEVICE_MID 4 /* device modules at OptimizerEarly: unroll.c */
 int orion_run_host_module(LLVMModuleRef m, const orion_pass_options *opt, int phases);
 
 /* ---- max-live (maxlive.c) ---------------------------------------------- */
@@ -96,6 +97,24 @@ int orion_is_optimised(LLVMValueRef f);
 #define ORION_O0_WHY                                                             \
   "the kernel is not optimised (-O0): its IR says nothing about the registers " \
   "ptxas will use; Orion versions kernels at -O1 and above"
+
+/* ---- the unroll version (unroll.c) -------------------------------------- */
+/* Innermost loops of at most this many IR instructions are unrolled in the
+ * unroll version (nvcc unrolls such loops 4x; clang 2x or not at all). */
+#define ORION_UNROLL_MAX_INSTS 40
+/* Early phase: every optimised kernel of m with a small innermost loop gets
+ * its unroll clone `<kernel>__orion_u4`, the loops marked.  Requires m an
+ * NVPTX module after the simplification pipeline, before the optimisation
+ * pipeline's loop unroller.  Returns how many clones were made. */
+int orion_unroll_clones(LLVMModuleRef m);
+/* Late phase: kernel k's unroll clone (if any) becomes version u4 of
+ * rep->sel when take is set and the unroller changed it; else it is
+ * deleted.  Returns 1 if a version was added. */
+int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
+                       orion_maxlive_ctx *ml, orion_kernel_report *rep);
+/* Late phase, after every kernel: delete the unroll clones no kernel
+ * adopted.  Returns how many. */
+int orion_unroll_sweep(LLVMModuleRef m);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 //     defines it (atomics.c), and, when asked (ORION_INTERNALIZE=1, what
 //     orion-cc sets without -fgpu-rdc), gives non-kernel device functions
 //     internal linkage (internalize.c);
+//   * on device modules at OptimizerEarly: the kernels' unroll versions
+//     (unroll.c), before the optimisation pipeline's loop unroller;
 //   * on device modules, before the versions are made, when asked
 //     (ORION_ALIGN_ARRAYS=1): aligns stack and shared arrays as nvcc does
 //     (align.c) and, where that raised an alignment, runs LLVM's address-space
@@ -41,7 +43,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 #include "llvm/Transforms/Scalar/InferAlignment.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -112,6 +116,17 @@ static cl::opt<bool> Internalize(
              "only right without -fgpu-rdc, which the IR does not show "
              "(default off; orion-cc turns it on through env "
              "ORION_INTERNALIZE=1 when the build has no -fgpu-rdc)"));
+
+static cl::opt<bool> UnrollVersions(
+    "orion-unroll-versions", cl::init(true),
+    cl::desc("Device side: beside the register caps, a version of each kernel "
+             "with its small innermost loops unrolled 4x, for the runtime to "
+             "measure (default on; env ORION_UNROLL_VERSIONS=0 turns it off)"));
+
+// The function analyses of the module the early phase works on (OrionPass
+// sets it around orion_unroll_clones): the target's cost model for the
+// unroller.
+static FunctionAnalysisManager *EarlyFAM;
 
 static int envInt(const char *Name, int Default) {
   const char *V = std::getenv(Name);
@@ -187,7 +202,7 @@ struct OrionPass : PassInfoMixin<OrionPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     const Triple &T = M.getTargetTriple();
     if (!T.isNVPTX()) {
-      if (T.getArch() != Triple::x86_64)
+      if (T.getArch() != Triple::x86_64 || !(Phases & (ORION_HOST_EARLY | ORION_HOST_LATE)))
         return PreservedAnalyses::all(); // the launch ABI is x86-64's
       if (!flag(LaunchHook, "ORION_LAUNCH_HOOK"))
         return PreservedAnalyses::all();
@@ -201,6 +216,12 @@ struct OrionPass : PassInfoMixin<OrionPass> {
       Early = orion_relax_atomic_cas(wrap(&M)) > 0;
     if ((Phases & ORION_HOST_EARLY) && flag(Internalize, "ORION_INTERNALIZE"))
       Early |= orion_internalize_device(wrap(&M)) > 0;
+    if ((Phases & ORION_DEVICE_MID) && !AnalyzeOnly &&
+        flag(UnrollVersions, "ORION_UNROLL_VERSIONS")) {
+      EarlyFAM = &MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+      Early |= orion_unroll_clones(wrap(&M)) > 0;
+      EarlyFAM = nullptr;
+    }
     if (!(Phases & ORION_HOST_LATE))
       return Early ? PreservedAnalyses::none() : PreservedAnalyses::all();
     bool Aligned = false;
@@ -277,6 +298,68 @@ extern "C" int orion_shim_count_loops(LLVMValueRef F) {
   return int(LI.getLoopsInPreorder().size());
 }
 
+static bool hasUnrollPragma(const Loop *L) {
+  for (const char *K : {"llvm.loop.unroll.disable", "llvm.loop.unroll.count",
+                        "llvm.loop.unroll.full", "llvm.loop.unroll.enable",
+                        "llvm.loop.unroll.runtime.disable"})
+    if (findStringMetadataForLoop(L, K))
+      return true;
+  return false;
+}
+
+// L's loop ID without its llvm.loop.unroll.count (a request the unroller
+// did not meet: left in, it would warn the user about a loop they never
+// asked to unroll).
+static void dropUnrollCount(Loop *L) {
+  MDNode *ID = L->getLoopID();
+  SmallVector<Metadata *, 4> Ops{nullptr};
+  for (unsigned I = 1; ID && I < ID->getNumOperands(); I++) {
+    auto *Op = dyn_cast<MDNode>(ID->getOperand(I));
+    auto *Key = Op && Op->getNumOperands() ? dyn_cast<MDString>(Op->getOperand(0)) : nullptr;
+    if (!Key || Key->getString() != "llvm.loop.unroll.count")
+      Ops.push_back(ID->getOperand(I));
+  }
+  MDNode *New = MDNode::getDistinct(L->getHeader()->getContext(), Ops);
+  New->replaceOperandWith(0, New);
+  L->setLoopID(New);
+}
+
+extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts) {
+  Function *Fn = unwrap<Function>(F);
+  if (Fn->isDeclaration() || !EarlyFAM)
+    return 0;
+  int Marked = 0;
+  {
+    DominatorTree DT(*Fn);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (!L->isInnermost() || !L->getLoopLatch() || hasUnrollPragma(L))
+        continue;
+      int Insts = 0;
+      for (BasicBlock *B : L->blocks())
+        Insts += int(B->sizeWithoutDebug());
+      if (Insts > MaxInsts)
+        continue;
+      addStringMetadataToLoop(L, "llvm.loop.unroll.count", unsigned(Count));
+      Marked++;
+    }
+  }
+  if (!Marked)
+    return 0;
+  EarlyFAM->invalidate(*Fn, PreservedAnalyses::none());
+  PreservedAnalyses PA = LoopUnrollPass(LoopUnrollOptions(3, /*OnlyWhenForced=*/true)).run(*Fn, *EarlyFAM);
+  EarlyFAM->invalidate(*Fn, PA);
+  DominatorTree DT(*Fn);
+  LoopInfo LI(DT);
+  int Left = 0;
+  for (Loop *L : LI.getLoopsInPreorder())
+    if (findStringMetadataForLoop(L, "llvm.loop.unroll.count")) {
+      dropUnrollCount(L);
+      Left++;
+    }
+  return Marked - Left;
+}
+
 extern "C" int orion_shim_loop_depth(LLVMBasicBlockRef BB) {
   BasicBlock *B = unwrap(BB);
   DominatorTree DT(*B->getParent());
@@ -337,6 +420,13 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) {
                   MPM.addPass(OrionPass(ORION_HOST_EARLY));
+                });
+            // Device kernels' unroll versions, before the loop unroller.
+            PB.registerOptimizerEarlyEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel L,
+                   ThinOrFullLTOPhase) {
+                  if (L != OptimizationLevel::O0)
+                    MPM.addPass(OrionPass(ORION_DEVICE_MID));
                 });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel,

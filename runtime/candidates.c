@@ -200,7 +200,8 @@ static size_t frame_smem(const rt_config *c, const rt_bin *b, int wpb, int optin
 }
 
 /* The binaries that can run c's block, one per occupancy (equal warps
- * keep the original, else the clone with more registers), the user's
+ * keep the original, else the clone with more registers; the unroll
+ * version aside: build_candidates), the user's
  * limits on the original carried over to the clones.  Returns their
  * number. */
 static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_warps *bins) {
@@ -220,6 +221,8 @@ static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_wa
               k->name, block, c->shmem, k->bin[i].tag, k->bin[i].regs, nb);
     if (nb <= 0 && i > 0)
       continue;
+    if (k->bin[i].role == ORION_ROLE_UNROLL)
+      continue; /* a side version: build_candidates adds it */
     int w = nb * wpb, dup = 0;
     for (int j = 0; j < nbins; j++)
       if (bins[j].warps == w) {
@@ -336,6 +339,22 @@ static void build_candidates(rt_config *c) {
       c->orig = c->n;
     add_cand(c, k->bin[bins[a].bin].tag, bins[a].bin, bins[a].pad, bins[a].warps);
   }
+  /* The unroll version last: other code, not another occupancy (tune.h's
+   * side candidates), so it neither replaces a binary of equal warps nor
+   * takes a place in the walk's order. */
+  for (int i = 1; i < k->nbin; i++) {
+    if (k->bin[i].role != ORION_ROLE_UNROLL)
+      continue;
+    size_t pad = frame_smem(c, &k->bin[i], wpb, optin);
+    int nb = pad == (size_t)-1 ? 0 : orion_rt_occupancy(k->bin[i].fn, block, pad ? pad : c->shmem);
+    if (nb > 0)
+      add_cand(c, k->bin[i].tag, i, pad, nb * wpb);
+  }
+}
+
+/* Candidate i is a side version (the unroll version). */
+static int is_side(const rt_config *c, int i) {
+  return c->k->bin[c->c[i].bin].role == ORION_ROLE_UNROLL;
 }
 
 static int find_tag(const rt_config *c, const char *tag) {
@@ -385,9 +404,10 @@ static void cache_load(void) {
 static void prune_dominated(rt_config *c) {
   int regs[MAX_CANDS], warps[MAX_CANDS], clone[MAX_CANDS], keep[MAX_CANDS], m = 0, orig = 0;
   for (int i = 0; i < c->n; i++) {
-    regs[i] = c->k->bin[c->c[i].bin].regs;
-    warps[i] = c->c[i].warps;
-    clone[i] = c->c[i].bin != 0; /* padding versions run the original */
+    /* a side version neither prunes nor is pruned: other code */
+    regs[i] = is_side(c, i) ? -1 : c->k->bin[c->c[i].bin].regs;
+    warps[i] = is_side(c, i) ? -1 : c->c[i].warps;
+    clone[i] = c->c[i].bin != 0 && !is_side(c, i); /* padding versions run the original */
   }
   orion_plan_pareto(c->n, regs, warps, clone, keep);
   for (int i = 0; i < c->n; i++) {
@@ -478,6 +498,9 @@ static int start_tuning(rt_config *c) {
   orion_tuner_init(&c->tuner,
                    orion_rt.mode == MODE_EXHAUSTIVE ? ORION_TUNE_EXHAUSTIVE : ORION_TUNE_ADAPTIVE,
                    c->n, c->orig, dir, shares, NULL);
+  for (int i = 0; i < c->n; i++)
+    if (is_side(c, i))
+      orion_tuner_side(&c->tuner, i);
   if (orion_rt.api.cuEventCreate(&c->ev[0], CU_EVENT_DEFAULT) ||
       orion_rt.api.cuEventCreate(&c->ev[1], CU_EVENT_DEFAULT)) {
     c->source = "untimed";

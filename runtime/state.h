@@ -28,7 +28,7 @@
 #include "orion/rt.h"
 #include "tune.h"
 
-#define MAX_BIN (ORION_MAX_VERSIONS) /* binaries: the original and its clones */
+#define MAX_BIN (ORION_MAX_RECORD_VERSIONS) /* binaries: the original and its clones */
 #define MAX_CANDS ORION_TUNE_MAX_CANDS
 #define MAX_ARGS 256
 #define MAX_DEVICES 64

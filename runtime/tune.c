@@ -172,10 +172,19 @@ static void settle(orion_tuner *t) {
   t->phase = PH_DONE;
 }
 
-/* Next untried live candidate from i in direction d, or -1. */
+/* Next untried live candidate of the walk's order from i in direction d,
+ * or -1. */
 static int step(const orion_tuner *t, int i, int d) {
   for (i += d; i >= 0 && i < t->n; i += d)
-    if (t->c[i].state == C_UNTRIED)
+    if (t->c[i].state == C_UNTRIED && !t->c[i].side)
+      return i;
+  return -1;
+}
+
+/* The first untried side candidate, or -1 (tune.h, step 4). */
+static int next_side(const orion_tuner *t) {
+  for (int i = 0; i < t->n; i++)
+    if (t->c[i].side && t->c[i].state == C_UNTRIED)
       return i;
   return -1;
 }
@@ -209,9 +218,17 @@ static void end_direction(orion_tuner *t) {
     start(t, i);
 }
 
-/* Go on from candidate `from` in the current direction. */
+/* Go on from candidate `from` in the current direction; side candidates
+ * first, and the walk from the original after them. */
 static void go_on(orion_tuner *t, int from) {
-  int i = step(t, from, t->dir);
+  int i = next_side(t);
+  if (i >= 0) {
+    start(t, i);
+    return;
+  }
+  if (t->c[from].side)
+    from = t->orig;
+  i = step(t, from, t->dir);
   if (i < 0)
     end_direction(t);
   else
@@ -222,7 +239,9 @@ static void go_on(orion_tuner *t, int from) {
 static void finish(orion_tuner *t, int won) {
   t->c[t->cur].state = won ? C_WON : C_LOST;
   t->best = best_winner(t);
-  if (won) {
+  if (t->c[t->cur].side) /* the walk proper has not begun */
+    go_on(t, t->orig);
+  else if (won) {
     t->won_dir = 1;
     go_on(t, t->cur);
   } else {
@@ -393,6 +412,13 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
   return 0;
 }
 
+int orion_tuner_side(orion_tuner *t, int cand) {
+  if (cand < 0 || cand >= t->n || cand == t->orig)
+    return 0;
+  t->c[cand].side = 1;
+  return 1;
+}
+
 void orion_tuner_settle_on(orion_tuner *t, int cand) {
   if (cand < 0 || cand >= t->n || !live(t, cand))
     cand = t->orig;
@@ -523,6 +549,8 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
     t->phase = PH_DONE;
   else if (t->phase == PH_EXH && t->cur == cand)
     exh_advance(t);
+  else if (testing && t->c[cand].side)
+    go_on(t, t->orig); /* the walk proper has not begun */
   else if (testing)
     end_direction(t);
 }

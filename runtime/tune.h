@@ -63,7 +63,11 @@
  *      and stops at the first loss; when the walk in dir ends without a
  *      win, the other direction is tried (the fail-safe reversal).  The
  *      choice is the last winner (each won against the one before), else
- *      the original.
+ *      the original.  Side candidates (orion_tuner_side: the unroll
+ *      version, other code rather than another occupancy) have no place
+ *      in that order: each is tested first, against the original, and the
+ *      walk then starts from the original with the best so far as its
+ *      baseline, so a cap must beat the unrolled code once that has won.
  *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a
  *      candidate can cost more than it ever wins back when the kernel runs
  *      few launches (ten launches of a kernel whose clones are all slower:
@@ -154,6 +158,7 @@ typedef struct orion_tune_stats {
 
 typedef struct orion_tune_cand {
   int shares_orig_binary; /* padding versions: warm with the original */
+  int side;               /* a side candidate (orion_tuner_side): not in the walk's order */
   int warm;               /* its binary has run */
   int runs;               /* launches of it fed */
   int state;              /* internal: untried, testing, won, lost, dropped, same */
@@ -205,6 +210,11 @@ typedef struct orion_tuner {
  * tuner is then settled on candidate 0 or orig). */
 int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int dir,
                      const int *shares_orig, const orion_tune_cfg *cfg);
+/* Make `cand` a side candidate (see 4): other code at its own occupancy,
+ * not a step on the occupancy axis.  requires the tuner just initialised
+ * (before orion_tuner_resume and any feed).  Returns 1 if marked, 0 when
+ * cand is the original or out of range. */
+int orion_tuner_side(orion_tuner *t, int cand);
 /* Settle at once on `cand` (a cached decision): no tuning, re-checks as
  * for a choice tuning made. */
 void orion_tuner_settle_on(orion_tuner *t, int cand);

@@ -14,6 +14,7 @@ program, in rounds whose order rotates, it runs:
     cached               Orion's binary with a decision cache filled by one
                          untimed adaptive run before the rounds
     fixed:<tag>          every version the binary has (orig included), alone
+                         (--tags: only those named)
     claims               (after the rounds) each kernel whose adaptive runs
                          chose another version than the original, on that
                          version alone, every other kernel on the original:
@@ -290,6 +291,8 @@ class Runner:
             for v in c.get('versions', []):
                 tags.setdefault(base_kernel(str(c.get('kernel'))), set()).add(v.get('tag'))
         alltags = sorted({t for ts in tags.values() for t in ts} | {'orig'})
+        if self.a.tags:
+            alltags = [t for t in alltags if t in self.a.tags.split(',')]
         for k in sorted(tags):
             for t in sorted(tags[k] | {'orig'}):
                 self.w.row('tags', prog, k, t)
@@ -336,6 +339,9 @@ def main():
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
                     help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed,claims')
+    ap.add_argument('--tags', default='',
+                    help='comma-separated: the fixed modes time only these versions '
+                         '(e.g. u4; default every version the binary has)')
     ap.add_argument('--traces', action='store_true',
                     help='keep every launch of the off, adaptive and fixed runs (traces/)')
     a = ap.parse_args()

@@ -17,7 +17,7 @@
  *   v=orig:o:0:40,r32:c:32:64,p32:f:0:32;np=2;hp=6;dsm=r32:000000
  *
  * where each version is tag:role:max_regs:target_warps (role letters o, c, s,
- * f for original, conservative, step, failsafe; tags starting with 'p' are
+ * f, u for original, conservative, step, failsafe, unroll; tags starting with 'p' are
  * runtime padding versions with no binary).  Clones are entries named
  * `<kernel>__orion_<tag>` (orion_clone_name, orion/demangle.h: the tag goes
  * inside a mangled kernel's identifier).  np is the number of the kernel's own

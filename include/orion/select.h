@@ -37,6 +37,11 @@ extern "C" {
 #endif
 
 #define ORION_MAX_VERSIONS 5
+/* A record holds the selection's versions and one unroll version
+ * (OrionPass's unroll.c): a clone with its small loops unrolled, uncapped. */
+#define ORION_MAX_RECORD_VERSIONS (ORION_MAX_VERSIONS + 1)
+#define ORION_UNROLL_TAG "u4"   /* the unroll version: small innermost loops unrolled 4x */
+#define ORION_UNROLL_COUNT 4
 #define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
 #define ORION_MIN_REG_CAP 24    /* ptxas 13 raises smaller .maxnreg to 24 (sm_90, measured) */
 #define ORION_TAG_MAX 16
@@ -51,7 +56,8 @@ typedef enum orion_direction {
   X(ORION_ROLE_ORIGINAL, "original") \
   X(ORION_ROLE_CONSERVATIVE, "conservative") \
   X(ORION_ROLE_STEP, "step")     \
-  X(ORION_ROLE_FAILSAFE, "failsafe")
+  X(ORION_ROLE_FAILSAFE, "failsafe")  \
+  X(ORION_ROLE_UNROLL, "unroll")
 
 typedef enum orion_role {
 #define ORION_X(n, s) n,
@@ -89,7 +95,8 @@ typedef struct orion_selection {
   int original_warps;      /* predicted warps/SM of the original */
   int max_warps;           /* top level reachable at this block size */
   int n_versions;          /* >= 1; versions[0] is always the original */
-  orion_version versions[ORION_MAX_VERSIONS];
+  orion_version versions[ORION_MAX_RECORD_VERSIONS]; /* the selection fills at most
+                                                         ORION_MAX_VERSIONS */
 } orion_selection;
 
 orion_status orion_select_versions(const orion_select_input *in,

@@ -20,6 +20,7 @@
 // RUNREPORT:  {"kernel":"_Z8conflictPf","block":[256,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"orig","chosen_regs":90,"chosen_warps":16,"max_warps":64,"speedup":1,"speedup_ci95":0,"speedup_pairs":0,"rechecks":0,"versions":[]},
 // RUNREPORT:  {"kernel":"_Z6paddedPf","block":[256,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"p16","chosen_regs":16,"chosen_warps":16,"max_warps":64,"speedup":1.12,"speedup_ci95":0.03,"speedup_pairs":10,"rechecks":5,"versions":[{"tag":"p16","warps":16,"regs":16,"pad":76928},{"tag":"orig","warps":64,"regs":16,"pad":0}]},
 // RUNREPORT:  {"kernel":"_Z7inexactPf","block":[256,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"r72","chosen_regs":72,"chosen_warps":24,"max_warps":64,"speedup":1.05,"speedup_ci95":0.01,"speedup_pairs":12,"rechecks":3,"versions":[{"tag":"orig","warps":16,"regs":120,"pad":0}]}
+// RUNREPORT:  ,{"kernel":"_Z8unrolledPf","block":[256,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"u4","chosen_regs":40,"chosen_warps":48,"max_warps":64,"speedup":1.1,"speedup_ci95":0.02,"speedup_pairs":8,"rechecks":3,"versions":[]}
 // RUNREPORT:  ,{"kernel":"byname(float*)","block":[128,1,1],"shmem":0,"source":"tuned","original":"orig","chosen":"r48","chosen_regs":48,"chosen_warps":40,"max_warps":64,"speedup":1.3,"speedup_ci95":0.05,"speedup_pairs":7,"rechecks":3,"versions":[]}
 // RUNREPORT: ]}
 // CACHE: # orion decision cache 2
@@ -49,6 +50,9 @@ __global__ void padded(float *a) { a[threadIdx.x] += 1; }
 // would not pin 72, so the advice is __maxnreg__.
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'inexact': Orion chose r72, 1.050 ±0.010 n=12, confirmed by 3 re-checks; 72 registers (original: 120 registers, 16 warps/SM): write __maxnreg__(72) (nvcc 12.4 or later; clang ignores __maxnreg__), or __launch_bounds__(256, 3) (3 blocks/SM of 256 threads, ptxas's limit is higher; launches over 256 threads would fail)
 __global__ void inexact(float *a) { a[threadIdx.x] += 1; }
+// The unroll version: other code, not a cap; no attribute gives it.
+// CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'unrolled': Orion chose u4, 1.100 ±0.020 n=8, confirmed by 3 re-checks: the unroll version, the kernel's small innermost loops unrolled 4x, not a register cap: no attribute; `#pragma unroll 4` before those loops gives its code
+__global__ void unrolled(float *a) { a[threadIdx.x] += 1; }
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'cached': Orion chose r64, 1.070, confirmed by an earlier run (decision cache); 64 registers: write __launch_bounds__(256, 4) (4 blocks/SM of 256 threads, ptxas's limit is exactly these registers; launches over 256 threads would fail), or __maxnreg__(64)
 __global__ void cached(float *a) { a[threadIdx.x] += 1; }
 // A cached padding choice without a build report: the bytes are unknown.

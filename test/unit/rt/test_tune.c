@@ -22,6 +22,7 @@ typedef struct sim {
   unsigned long long (*key)(int); /* the comparability key of launch i, NULL = 0 */
   unsigned seed;
   orion_tune_mode mode;
+  const int *side; /* side candidates (orion_tuner_side), NULL = none */
 } sim;
 
 static double urand(unsigned *s) { /* LCG, deterministic */
@@ -67,6 +68,9 @@ static void launch(gpu *g, orion_tuner *t, int c) {
 static int run(gpu *g, orion_tuner *t, int *chosen) {
   const sim *s = g->s;
   orion_tuner_init(t, s->mode, s->n, s->orig, s->dir, s->shares, NULL);
+  for (int i = 0; s->side && i < s->n; i++)
+    if (s->side[i])
+      CHECK(orion_tuner_side(t, i) == 1, "side %d not marked", i);
   int it = 0;
   while (!orion_tuner_settled(t) && it < 500) {
     launch(g, t, orion_tuner_next(t));
@@ -115,7 +119,7 @@ static void test_win(void) {
    * through 40 re-checks, confirmed after three. */
   int wins = 0, kept = 0, worst = 0;
   for (unsigned seed = 1; seed <= 50; seed++) {
-    sim s = {win5, 2, 0, +1, NULL, 0.01, 0.05, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {win5, 2, 0, +1, NULL, 0.01, 0.05, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     launches = run(&g, &t, &chosen);
     worst = launches > worst ? launches : worst;
@@ -143,11 +147,11 @@ static void test_win(void) {
   static const double win3[] = {1.00, 0.97};
   int found3 = 0, found5 = 0;
   for (unsigned seed = 1; seed <= 100; seed++) {
-    sim s = {win3, 2, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {win3, 2, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     run(&g, &t, &chosen);
     found3 += chosen == 1;
-    sim s5 = {win5, 2, 0, +1, NULL, 0.08, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s5 = {win5, 2, 0, +1, NULL, 0.08, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s5);
     run(&g, &t, &chosen);
     found5 += chosen == 1;
@@ -159,7 +163,7 @@ static void test_win(void) {
   /* The re-check that reverts: the same win, then the clone becomes 10 %
    * slower (the program's work changed); reverted within the window's
    * three pairs, for good. */
-  sim sr = {win5, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE};
+  sim sr = {win5, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sr);
   run(&g, &t, &chosen);
   CHECK(chosen == 1 && rechecks(&g, &t, 5, 64) == 0, "settled on the win first");
@@ -182,12 +186,12 @@ static void test_noise(void) {
   static const double tie[] = {1.00, 1.00};
   int switched = 0, tie_switched = 0, most = 0;
   for (unsigned seed = 1; seed <= 200; seed++) {
-    sim s = {cfd, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {cfd, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     launches = run(&g, &t, &chosen);
     switched += chosen != 0;
     most = launches > most ? launches : most;
-    sim s2 = {tie, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s2 = {tie, 2, 0, +1, NULL, 0.12, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s2);
     run(&g, &t, &chosen);
     tie_switched += chosen != 0;
@@ -209,7 +213,7 @@ static void test_drift(void) {
    * would make any later sample look faster. */
   static const double lu[] = {1.12, 1.00};
   static const int lush[] = {1, 0};
-  sim sl = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, lu_key, 5, ORION_TUNE_ADAPTIVE};
+  sim sl = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, lu_key, 5, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sl);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 1 && launches <= 10, "LU (new grid each launch): chose %d in %d", chosen,
@@ -218,7 +222,7 @@ static void test_drift(void) {
    * pairs' neighbours cancel the shrinking work: p48 loses, in every seed. */
   int lu_wrong = 0;
   for (unsigned seed = 1; seed <= 100; seed++) {
-    sim s = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {lu, 2, 1, -1, lush, 0.02, 0, lu_work, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     run(&g, &t, &chosen);
     lu_wrong += chosen != 1;
@@ -232,11 +236,11 @@ static void test_drift(void) {
   static const double bfs_tie[] = {1.00, 1.00};
   int bfs_wrong = 0, bfs_tie_wrong = 0;
   for (unsigned seed = 1; seed <= 100; seed++) {
-    sim s = {bfs, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {bfs, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     run(&g, &t, &chosen);
     bfs_wrong += chosen != 1;
-    sim s2 = {bfs_tie, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s2 = {bfs_tie, 2, 1, -1, lush, 0.05, 0, bfs_work, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s2);
     run(&g, &t, &chosen);
     bfs_tie_wrong += chosen != 1;
@@ -253,7 +257,7 @@ static void test_walk(void) {
   /* The walk: orig, then up while candidates win, the best winner chosen
    * (Fig. 1's curve without noise: 16 and 24 win, 40 loses). */
   static const double fig1[] = {1.00, 0.80, 0.70, 0.90, 1.50};
-  sim s1 = {fig1, 5, 0, +1, NULL, 0.0, 0.05, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  sim s1 = {fig1, 5, 0, +1, NULL, 0.0, 0.05, NULL, NULL, 0, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &s1);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 2, "fig1 chose %d", chosen);
@@ -262,20 +266,20 @@ static void test_walk(void) {
    * reject rule? no: lost on confidence), the reversal finds 1 faster. */
   static const double mis[] = {1.05, 0.85, 1.00, 1.20, 1.40};
   static const int pad_mis[] = {1, 1, 0, 0, 0};
-  sim s4 = {mis, 5, 2, +1, pad_mis, 0.005, 0, NULL, NULL, 9, ORION_TUNE_ADAPTIVE};
+  sim s4 = {mis, 5, 2, +1, pad_mis, 0.005, 0, NULL, NULL, 9, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &s4);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 1, "mispredicted chose %d in %d", chosen, launches);
   /* A far slower candidate (2x) loses on its first pair. */
   static const double steep[] = {1.00, 2.0};
-  sim s3 = {steep, 2, 0, +1, NULL, 0.0, 0, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  sim s3 = {steep, 2, 0, +1, NULL, 0.0, 0, NULL, NULL, 0, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &s3);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 0 && launches == 6, "steep: chose %d in %d (o o c o c o)", chosen, launches);
 
   /* Warm-up: first launches are no samples; a 50 % warm-up penalty on
    * every binary does not decide anything (the win is still found). */
-  sim sw = {win5, 2, 0, +1, NULL, 0.0, 0.5, NULL, NULL, 0, ORION_TUNE_ADAPTIVE};
+  sim sw = {win5, 2, 0, +1, NULL, 0.0, 0.5, NULL, NULL, 0, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sw);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 1 && t.c[1].pairs.n == t.cfg.min_pairs, "warm-up: chose %d after %d pairs", chosen,
@@ -286,7 +290,7 @@ static void test_walk(void) {
   static const double flat[] = {1, 1, 1, 1, 1, 1, 1, 1};
   int over = 0, flat_wrong = 0;
   for (unsigned seed = 1; seed <= 50; seed++) {
-    sim s = {flat, 8, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {flat, 8, 0, +1, NULL, 0.03, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     launches = run(&g, &t, &chosen);
     over += launches > 64;
@@ -304,7 +308,7 @@ static void test_recheck_cached(void) {
   orion_tuner_settle_on(&t, 1);
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t),
         "cached: settled, not confirmed");
-  sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE};
+  sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sc);
   g.cold[1] = g.orig_cold = 0;
   at = rechecks(&g, &t, 10, 64);
@@ -331,7 +335,7 @@ static void test_recheck_cached(void) {
   orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
   CHECK(orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t) && t.rechecks == 2,
         "carried: settled on 1, not yet confirmed");
-  sim sw = {win10, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE};
+  sim sw = {win10, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sw);
   g.cold[1] = g.orig_cold = 0;
   at = rechecks(&g, &t, 1, 8);
@@ -346,7 +350,7 @@ static void test_recheck_cached(void) {
    * at the third new pair. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
-  sim sl = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE};
+  sim sl = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sl);
   g.cold[1] = g.orig_cold = 0;
   at = rechecks(&g, &t, 10, 8);
@@ -368,7 +372,7 @@ static void test_exhaustive(void) {
    * share the original's warm-up; the fastest median. */
   static const double ex[] = {1.2, 1.1, 1.0, 0.95, 1.3};
   static const int padex[] = {1, 1, 0, 0, 0};
-  sim s9 = {ex, 5, 2, +1, padex, 0, 0.3, NULL, NULL, 0, ORION_TUNE_EXHAUSTIVE};
+  sim s9 = {ex, 5, 2, +1, padex, 0, 0.3, NULL, NULL, 0, ORION_TUNE_EXHAUSTIVE, NULL};
   gpu_init(&g, &s9);
   launches = run(&g, &t, &chosen);
   CHECK(chosen == 3 && launches == 5 * 3 + 3, "exhaustive chose %d in %d", chosen, launches);
@@ -462,17 +466,17 @@ static void test_parity(void) {
   static const double tie[] = {1.00, 1.00};
   int wrong = 0, found = 0;
   for (unsigned seed = 1; seed <= 100; seed++) {
-    sim s = {slower, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {slower, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     g.it = seed % 2; /* both parities of the start */
     run(&g, &t, &chosen);
     wrong += chosen != 0;
-    sim s2 = {tie, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s2 = {tie, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s2);
     g.it = seed % 2;
     run(&g, &t, &chosen);
     wrong += chosen != 0;
-    sim s3 = {win5, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s3 = {win5, 2, 0, +1, NULL, 0.01, 0, pingpong, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s3);
     g.it = seed % 2;
     run(&g, &t, &chosen);
@@ -493,7 +497,7 @@ static void test_champion(void) {
   static const double two[] = {1.00, 0.97, 0.94};
   int ok = 0;
   for (unsigned seed = 1; seed <= 20; seed++) {
-    sim s = {two, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE};
+    sim s = {two, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, seed, ORION_TUNE_ADAPTIVE, NULL};
     gpu_init(&g, &s);
     run(&g, &t, &chosen);
     double sp, half;
@@ -568,7 +572,7 @@ static void test_resume(void) {
   orion_tuner a, b, whole;
   gpu g;
   int chosen;
-  sim s = {fig1, 5, 0, +1, NULL, 0.01, 0.05, NULL, NULL, 11, ORION_TUNE_ADAPTIVE};
+  sim s = {fig1, 5, 0, +1, NULL, 0.01, 0.05, NULL, NULL, 11, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &s);
   int all = run(&g, &whole, &chosen);
   CHECK(chosen == 2, "whole walk chose %d", chosen);
@@ -619,7 +623,81 @@ static void test_resume(void) {
   CHECK(orion_tuner_walk_text(&b, text, sizeof text) == -1, "no walk text once settled");
 }
 
+/* Side candidates (the unroll version): tested first against the
+ * original, then the walk from the original against the best so far. */
+static void test_side(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen;
+  static const int side2[] = {0, 0, 1};
+  /* The unrolled code 10 % faster, the cap 3 %: the cap loses against it. */
+  static const double u_wins[] = {1.00, 0.97, 0.90};
+  sim s1 = {u_wins, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 1, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s1);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 2 && t.c[1].base == 2 && t.c[2].base == 0,
+        "side wins: chose %d, cap's baseline %d", chosen, t.c[1].base);
+  /* The unrolled code 10 % slower: it loses, the walk from the original
+   * finds the cap, tested against the original, in the first direction. */
+  static const double u_loses[] = {1.00, 0.95, 1.10};
+  sim s2 = {u_loses, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 2, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s2);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 1 && t.c[1].base == 0 && !t.reversed, "side loses: chose %d (base %d)", chosen,
+        t.c[1].base);
+  /* Both win: the cap beats the unrolled code too; the estimate chains. */
+  static const double both[] = {1.00, 0.85, 0.90};
+  sim s3 = {both, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s3);
+  run(&g, &t, &chosen);
+  double sp, half;
+  int pairs;
+  CHECK(chosen == 1 && t.c[1].base == 2 && orion_tuner_estimate(&t, 1, &sp, &half, &pairs) &&
+            fabs(sp - 1 / 0.85) <= half + 0.01,
+        "both win: chose %d (base %d), estimate %.3f", chosen, t.c[1].base, sp);
+  /* The side candidate in the middle of the order is no step of the walk:
+   * orig 0, side 1, cap 2; the walk from 0 goes to 2 without testing 1
+   * twice and without turning round. */
+  static const int side1[] = {0, 1, 0};
+  static const double mid[] = {1.00, 1.20, 0.95};
+  sim s4 = {mid, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, side1};
+  gpu_init(&g, &s4);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 2 && t.c[2].base == 0 && t.c[1].pairs.n >= 1 && !t.reversed,
+        "side in the middle: chose %d", chosen);
+  /* A side candidate that fails to launch while under test: the walk
+   * starts from the original, in the first direction. */
+  sim s5 = {u_loses, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s5);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&t, 2);
+  launch(&g, &t, orion_tuner_next(&t)); /* the original's warm-up */
+  CHECK(t.cur == 2, "side first: testing %d", t.cur);
+  orion_tuner_drop(&t, 2);
+  CHECK(t.cur == 1 && !t.reversed && !orion_tuner_settled(&t), "after the drop: testing %d",
+        t.cur);
+  /* The original cannot be a side candidate. */
+  CHECK(orion_tuner_side(&t, 0) == 0 && orion_tuner_side(&t, 3) == 0, "bad side accepted");
+  /* A walk resumed while the side candidate was under test goes on with it. */
+  sim s6 = {u_wins, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s6);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&t, 2);
+  for (int i = 0; i < 6; i++)
+    launch(&g, &t, orion_tuner_next(&t));
+  char text[ORION_TUNE_WALK_MAX + 1];
+  CHECK(t.cur == 2 && orion_tuner_walk_text(&t, text, sizeof text) > 0, "no walk text");
+  orion_tuner r;
+  orion_tuner_init(&r, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&r, 2);
+  CHECK(orion_tuner_resume(&r, text) == 0, "resume refused %s", text);
+  while (!orion_tuner_settled(&r) && r.launches < 200)
+    launch(&g, &r, orion_tuner_next(&r));
+  CHECK(orion_tuner_next(&r) == 2, "resumed: chose %d", orion_tuner_next(&r));
+}
+
 int main(void) {
+  test_side();
   test_resume();
   test_win();
   test_noise();

@@ -1,0 +1,154 @@
+/* unroll.c - the unroll version: a second axis of versions beside the
+ * register caps.
+ *
+ * Unrolling trades registers for instruction-level parallelism: a loop
+ * unrolled 4x issues four iterations' loads together and saves three
+ * branches per four trips, and keeps more values live.  Clang's NVPTX
+ * defaults unroll a small loop with a run-time trip count 2x or not at
+ * all where nvcc unrolls it 4x; on the third-party corpus a global
+ * partial-unroll threshold took some programs to nvcc's time (one 1.14x
+ * -> 1.00x) and made others slower (one 1.23x), so no single choice is
+ * right for every kernel.  The runtime measures, so the choice is a
+ * version:
+ *
+ *   1. early (OptimizerEarly: after the simplification pipeline has fully
+ *      unrolled the small fixed-trip loops, before the optimisation
+ *      pipeline's partial and run-time unroller): each optimised kernel is
+ *      cloned as `<kernel>__orion_u4` and every innermost loop of the
+ *      clone with at most ORION_UNROLL_MAX_INSTS instructions and no
+ *      unroll pragma of the user's gets llvm.loop.unroll.count 4 (the
+ *      shim: LoopInfo).  A kernel with no such loop gets no clone.
+ *   2. late (with the register-cap versions, orion_pass.c): the clone
+ *      becomes version u4 of the kernel's record (role unroll, no cap, its
+ *      warps from its own max-live), unless the unroller left it the size
+ *      of the original (a loop it would not unroll: convergent calls, no
+ *      computable trip count) or the kernel takes no versions (split
+ *      parameters, versions off, a kernel left alone); the clone is then
+ *      deleted.  Every clone is either in a record or gone.
+ *
+ * The runtime tries u4 against the original first, under the same
+ * evidence rule as every version (tune.h), and walks the register caps
+ * from whichever won.  Requires m an NVPTX module.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orion/demangle.h"
+#include "orion/occupancy.h"
+#include "orion/record.h"
+#include "orion_pass.h"
+
+#define UNROLL_ATTR "orion-unroll-version" /* on the clone until it is adopted or deleted */
+
+static int is_clone_name(LLVMValueRef f) {
+  size_t n;
+  const char *s = LLVMGetValueName2(f, &n);
+  return !s || strstr(s, ORION_CLONE_INFIX) != NULL;
+}
+
+static void set_attr(LLVMValueRef f, const char *key, const char *val) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+  if (val)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key), val,
+                                                      (unsigned)strlen(val)));
+}
+
+static int instructions(LLVMValueRef f) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      n++;
+  return n;
+}
+
+int orion_unroll_clones(LLVMModuleRef m) {
+  size_t n = 0, cap = 0;
+  LLVMValueRef *ks = NULL;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!orion_is_kernel(m, f) || is_clone_name(f) || !orion_is_optimised(f))
+      continue;
+    if (n == cap) {
+      LLVMValueRef *nk = realloc(ks, (cap = cap ? 2 * cap : 16) * sizeof *nk);
+      if (!nk)
+        break;
+      ks = nk;
+    }
+    ks[n++] = f;
+  }
+  int made = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t len;
+    const char *name = LLVMGetValueName2(ks[i], &len);
+    char cname[ORION_RECORD_KERNEL_MAX + 32];
+    if (len + 32 >= ORION_RECORD_KERNEL_MAX ||
+        !orion_clone_name(name, ORION_UNROLL_TAG, cname, sizeof cname) ||
+        LLVMGetNamedFunction(m, cname))
+      continue;
+    LLVMValueRef c = orion_shim_clone_function(ks[i], cname, NULL, 0);
+    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, ORION_UNROLL_MAX_INSTS) == 0) {
+      LLVMDeleteFunction(c);
+      continue;
+    }
+    set_attr(c, UNROLL_ATTR, "1");
+    made++;
+  }
+  free(ks);
+  return made;
+}
+
+/* k's unroll clone made by orion_unroll_clones and not yet adopted, or NULL. */
+static LLVMValueRef clone_of(LLVMModuleRef m, const char *kernel) {
+  char cname[ORION_RECORD_KERNEL_MAX + 32];
+  if (!orion_clone_name(kernel, ORION_UNROLL_TAG, cname, sizeof cname))
+    return NULL;
+  LLVMValueRef c = LLVMGetNamedFunction(m, cname);
+  return c && LLVMGetStringAttributeAtIndex(c, LLVMAttributeFunctionIndex, UNROLL_ATTR,
+                                            (unsigned)strlen(UNROLL_ATTR))
+             ? c
+             : NULL;
+}
+
+int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
+                       orion_maxlive_ctx *ml, orion_kernel_report *rep) {
+  LLVMValueRef c = clone_of(m, kernel);
+  if (!c)
+    return 0;
+  orion_selection *sel = &rep->sel;
+  if (!take || sel->n_versions >= ORION_MAX_RECORD_VERSIONS ||
+      instructions(c) == instructions(k)) {
+    LLVMDeleteFunction(c);
+    return 0;
+  }
+  set_attr(c, UNROLL_ATTR, NULL);
+  orion_version *v = &sel->versions[sel->n_versions++];
+  memset(v, 0, sizeof *v);
+  snprintf(v->tag, sizeof v->tag, "%s", ORION_UNROLL_TAG);
+  v->role = ORION_ROLE_UNROLL;
+  int live = orion_maxlive(ml, c);
+  if (rep->reg_limit && live > rep->reg_limit)
+    live = rep->reg_limit;
+  orion_occ_input in = {live < 255 ? live : 255, sel->block,
+                        (unsigned)rep->features.smem_static, 0};
+  orion_occ_result r;
+  v->target_warps = orion_occupancy(rep->sm, &in, &r) == ORION_OK ? r.warps_per_sm : 0;
+  rep->n_clones++;
+  return 1;
+}
+
+int orion_unroll_sweep(LLVMModuleRef m) {
+  int n = 0;
+  LLVMValueRef f = LLVMGetFirstFunction(m);
+  while (f) {
+    LLVMValueRef next = LLVMGetNextFunction(f);
+    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, UNROLL_ATTR,
+                                      (unsigned)strlen(UNROLL_ATTR))) {
+      LLVMDeleteFunction(f);
+      n++;
+    }
+    f = next;
+  }
+  return n;
+}

@@ -1,0 +1,35 @@
+// Kernels for the unroll version (test/lit/driver/unroll-versions.test).
+// A small loop with a run-time trip count: clang's code unrolls it by 2 at
+// most; the unroll version by 4.
+__global__ void axpy(const float *x, float *y, float a, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    y[i] = a * x[i] + y[i];
+}
+// A fixed 8-trip loop: unrolled fully before the clone would be made, so
+// the kernel has no loop left and no unroll version.
+__global__ void fixed8(unsigned *s) {
+  unsigned x = s[threadIdx.x];
+  for (int r = 0; r < 8; r++)
+    x = x * 2654435761u + (unsigned)r;
+  s[threadIdx.x] = x;
+}
+// The user's pragma stands: no unroll version.
+__global__ void kept(const float *x, float *y, int n) {
+#pragma unroll 1
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    y[i] = x[i] * x[i];
+}
+// A barrier in the loop: the unroller will not unroll a convergent loop
+// with an unknown trip count, the clone stays the original's size and is
+// deleted.
+__global__ void barrier(float *s, int n) {
+  __shared__ float t[256];
+  float acc = 0;
+  for (int i = 0; i < n; i++) {
+    t[threadIdx.x] = s[i * blockDim.x + threadIdx.x];
+    __syncthreads();
+    acc += t[(threadIdx.x + 1) % 256];
+    __syncthreads();
+  }
+  s[threadIdx.x] = acc;
+}
