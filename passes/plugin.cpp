@@ -298,10 +298,15 @@ extern "C" int orion_shim_count_loops(LLVMValueRef F) {
   return int(LI.getLoopsInPreorder().size());
 }
 
+// A user's unroll pragma that decides the loop's unrolling: a count, full,
+// disable (`#pragma unroll 1`), no run-time unrolling.  A bare `#pragma
+// unroll` (llvm.loop.unroll.enable) on a loop still there after the
+// simplification pipeline is one clang could not unroll fully (its trip
+// count is not a constant), where nvcc unrolls 4x: the request stands for
+// the unroll version.
 static bool hasUnrollPragma(const Loop *L) {
   for (const char *K : {"llvm.loop.unroll.disable", "llvm.loop.unroll.count",
-                        "llvm.loop.unroll.full", "llvm.loop.unroll.enable",
-                        "llvm.loop.unroll.runtime.disable"})
+                        "llvm.loop.unroll.full", "llvm.loop.unroll.runtime.disable"})
     if (findStringMetadataForLoop(L, K))
       return true;
   return false;
@@ -338,7 +343,8 @@ extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts) 
       int Insts = 0;
       for (BasicBlock *B : L->blocks())
         Insts += int(B->sizeWithoutDebug());
-      if (Insts > MaxInsts)
+      bool Asked = findStringMetadataForLoop(L, "llvm.loop.unroll.enable").has_value();
+      if (Insts > (Asked ? 4 * MaxInsts : MaxInsts))
         continue;
       addStringMetadataToLoop(L, "llvm.loop.unroll.count", unsigned(Count));
       Marked++;
@@ -351,11 +357,13 @@ extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts) 
   EarlyFAM->invalidate(*Fn, PA);
   DominatorTree DT(*Fn);
   LoopInfo LI(DT);
+  // A loop the unroller unrolled (and its run-time remainder) now says
+  // llvm.loop.unroll.disable; one it refused still asks.
   int Left = 0;
   for (Loop *L : LI.getLoopsInPreorder())
     if (findStringMetadataForLoop(L, "llvm.loop.unroll.count")) {
+      Left += !findStringMetadataForLoop(L, "llvm.loop.unroll.disable");
       dropUnrollCount(L);
-      Left++;
     }
   return Marked - Left;
 }

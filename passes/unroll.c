@@ -16,8 +16,12 @@
  *      pipeline's partial and run-time unroller): each optimised kernel is
  *      cloned as `<kernel>__orion_u4` and every innermost loop of the
  *      clone with at most ORION_UNROLL_MAX_INSTS instructions and no
- *      unroll pragma of the user's gets llvm.loop.unroll.count 4 (the
- *      shim: LoopInfo).  A kernel with no such loop gets no clone.
+ *      unroll pragma of the user's that decides its unrolling is unrolled
+ *      4x by LLVM's unroller, as `#pragma unroll 4` would (the shim); a
+ *      bare `#pragma unroll` still there is one clang could not apply (a
+ *      run-time trip count, which nvcc unrolls 4x) and allows four times
+ *      the size.  A kernel none of whose loops the unroller took gets no
+ *      clone.
  *   2. late (with the register-cap versions, orion_pass.c): the clone
  *      becomes version u4 of the kernel's record (role unroll, no cap, its
  *      warps from its own max-live), unless the unroller left it the size

@@ -33,3 +33,29 @@ __global__ void barrier(float *s, int n) {
   }
   s[threadIdx.x] = acc;
 }
+// A bare `#pragma unroll` on a loop of run-time trip count, more than 40
+// instructions: clang cannot unroll it fully and warns (once, for the
+// original); nvcc unrolls it 4x, and so does the unroll version.  The same
+// loop without the pragma is too large for one.
+#define BODY(i)                                                        \
+  {                                                                    \
+    float a = x[(i) * 32 + threadIdx.x];                               \
+    acc = acc * a + (a * a - acc) / (a + 1.0f);                        \
+    acc -= x[(i) * 64 + threadIdx.x] * acc;                            \
+    acc = fmaxf(acc, a) + y[(i) + threadIdx.x];                        \
+  }
+__global__ void asked(const float *x, float *y, int n) {
+  float acc = 0;
+#pragma unroll
+  for (int i = 0; i < n; i++) {
+    BODY(i) BODY(i + 7) BODY(i + 13)
+  }
+  y[threadIdx.x] = acc;
+}
+__global__ void plain(const float *x, float *y, int n) {
+  float acc = 0;
+  for (int i = 0; i < n; i++) {
+    BODY(i) BODY(i + 7) BODY(i + 13)
+  }
+  y[threadIdx.x] = acc;
+}
