@@ -32,6 +32,8 @@
 #define CODEGEN_DEFAULTS(X)                                                                 \
   X("relaxed-cas", 1, NULL, "ORION_RELAXED_CAS", 0,                                         \
     "atomicCAS relaxed at device scope, as CUDA defines it (clang: fenced)")                \
+  X("fold-pow", 1, NULL, "ORION_FOLD_POW", 0,                                               \
+    "pow of constants folded where exact (pow(0.5, 23.0)), as nvcc folds it")               \
   X("internalize", 1, NULL, "ORION_INTERNALIZE", 1,                                         \
     "without -fgpu-rdc, device functions private to their file, as nvcc's")                 \
   X("unroll", 1, ARGS("-mllvm=-unroll-threshold=600"), NULL, 0,                             \

@@ -46,6 +46,13 @@ int orion_align_arrays(LLVMModuleRef m);
  * Returns how many were relaxed. */
 int orion_relax_atomic_cas(LLVMModuleRef m);
 
+/* pow of constants folded where the result is exact (fold_pow.c): each
+ * call of clang's CUDA pow wrappers or libdevice's __nv_pow/__nv_powf with
+ * two constant arguments whose result is exact in the type (y = 0, or x =
+ * +-2^k and y an integer) becomes that constant.  Requires m an NVPTX
+ * module before inlining.  Returns how many calls were folded. */
+int orion_fold_pow(LLVMModuleRef m);
+
 /* Device functions private to their module, as nvcc's whole-program compile
  * treats them (internalize.c): every defined function but the kernels gets
  * internal linkage.  Requires m an NVPTX module of a build without

@@ -14,7 +14,8 @@
 //     orion_run_device_module (orion_pass.c), x86-64 host modules to
 //     orion_run_host_module (host.c), anything else is left alone;
 //   * on device modules at PipelineStart: makes atomicCAS relaxed, as CUDA
-//     defines it (atomics.c), and, when asked (ORION_INTERNALIZE=1, what
+//     defines it (atomics.c), folds pow of constants where the result is
+//     exact, as nvcc does (fold_pow.c), and, when asked (ORION_INTERNALIZE=1, what
 //     orion-cc sets without -fgpu-rdc), gives non-kernel device functions
 //     internal linkage (internalize.c);
 //   * on device modules at OptimizerEarly: the kernels' unroll versions
@@ -107,6 +108,13 @@ static cl::opt<bool> RelaxedCAS(
     cl::desc("Device side: atomicCAS relaxed at device scope, as CUDA "
              "defines it and nvcc emits it, not clang's seq_cst CAS with a "
              "system fence (default on; env ORION_RELAXED_CAS=0 turns it "
+             "off)"));
+
+static cl::opt<bool> FoldPow(
+    "orion-fold-pow", cl::init(true),
+    cl::desc("Device side: pow of constants folded where the result is exact "
+             "(pow(0.5, 23.0)), as nvcc folds it; libdevice's pow is a call "
+             "LLVM cannot fold (default on; env ORION_FOLD_POW=0 turns it "
              "off)"));
 
 static cl::opt<bool> Internalize(
@@ -214,6 +222,8 @@ struct OrionPass : PassInfoMixin<OrionPass> {
     bool Early = false;
     if ((Phases & ORION_HOST_EARLY) && flag(RelaxedCAS, "ORION_RELAXED_CAS"))
       Early = orion_relax_atomic_cas(wrap(&M)) > 0;
+    if ((Phases & ORION_HOST_EARLY) && flag(FoldPow, "ORION_FOLD_POW"))
+      Early |= orion_fold_pow(wrap(&M)) > 0;
     if ((Phases & ORION_HOST_EARLY) && flag(Internalize, "ORION_INTERNALIZE"))
       Early |= orion_internalize_device(wrap(&M)) > 0;
     if ((Phases & ORION_DEVICE_MID) && !AnalyzeOnly &&

@@ -6,10 +6,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$1
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "SKIP: no CUDA GPU on this machine (rt_modes_gpu needs one)"
-  exit 77
-fi
+. "$here/need_gpu.sh"
+need_gpu rt_modes_gpu
 out=$build/gpu-test/programs
 mkdir -p "$out"
 JOBS=${JOBS:-$(nproc)} "$here/../../benchmarks/programs/build.sh" "$out" \

@@ -22,10 +22,8 @@ case "${1:-}" in
     exit 2 ;;
 esac
 build=$1
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "SKIP: no CUDA GPU on this machine (rt_robust_gpu needs one)"
-  exit 77
-fi
+. "$here/need_gpu.sh"
+need_gpu rt_robust_gpu
 out=$build/gpu-test/rt_robust
 python3 "$py" build --orion-cc "$build/bin/orion-cc" --out "$out"
 exec python3 "$py" run "$out" --memcheck
