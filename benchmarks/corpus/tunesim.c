@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orion/select.h"
 #include "plan.h"
 #include "tune.h"
 
@@ -151,8 +152,11 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     for (int i = 0; i < c->n; i++)
       shares[i] = c->c[i].shares;
     orion_tuner_init(&c->t, ORION_TUNE_ADAPTIVE, c->n, c->orig, c->dir, shares, &tcfg);
-    for (int i = 0; i < c->n; i++)
+    for (int i = 0; i < c->n; i++) {
       orion_tuner_set_risk(&c->t, i, c->c[i].risk);
+      if (!strcmp(c->c[i].tag, ORION_UNROLL_TAG)) /* candidates.c: the unroll version */
+        orion_tuner_side(&c->t, i);
+    }
     c->started = 1;
   }
   c->launches++;
