@@ -7,16 +7,19 @@
  * of them in one third-party kernel's seed loop: 568 SASS instructions
  * against nvcc's 336).
  *
- * At the start of the pipeline every call of clang's CUDA wrappers for
- * pow (pow(double, double), powf and pow(float, float)) or of libdevice's
- * __nv_pow/__nv_powf whose two arguments are constants becomes the
- * constant, when the result is exact in the type: y = 0 (1 for every x),
- * or x = +-2^k and y an integer with k*y in the type's normal exponent
- * range (the result +-2^(k*y), negative for x < 0 and odd y).  An exact
- * result is the only one a correct pow can return (libdevice's, measured
- * on an H100 for every such x and y of the test table: the same bits), so
- * the program computes what its plain build computes.  Every other call is
- * left alone.  Requires m an NVPTX module, before inlining.
+ * When asked (fold-pow, off by default), at the start of the pipeline
+ * every call of clang's CUDA wrappers for pow (pow(double, double), powf
+ * and pow(float, float)) or of libdevice's __nv_pow/__nv_powf whose two
+ * arguments are constants becomes the constant, when the result is exact
+ * in the type: y = 0 (1 for every x), or x = +-2^k and y an integer with
+ * k*y in the type's normal exponent range (the result +-2^(k*y), negative
+ * for x < 0 and odd y).  That is the value nvcc's fold gives.  It is off
+ * by default because libdevice's pow does not always return it: on an
+ * H100, pow(2.0, 11.0) computed at run time is 0x1.fffffffffffffp+10, and
+ * 48 of 322 such double cases with base +-2 differ in the last bit
+ * (benchmarks/codegen/pow-exact.cu; powf: none), so a build with the fold
+ * can compute what nvcc's build computes and not what clang's does.
+ * Requires m an NVPTX module, before inlining.
  */
 #include <math.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 //     orion_run_device_module (orion_pass.c), x86-64 host modules to
 //     orion_run_host_module (host.c), anything else is left alone;
 //   * on device modules at PipelineStart: makes atomicCAS relaxed, as CUDA
-//     defines it (atomics.c), folds pow of constants where the result is
-//     exact, as nvcc does (fold_pow.c), and, when asked (ORION_INTERNALIZE=1, what
+//     defines it (atomics.c), and, when asked, folds pow of constants where
+//     the result is exact, as nvcc does (fold_pow.c), and (ORION_INTERNALIZE=1, what
 //     orion-cc sets without -fgpu-rdc), gives non-kernel device functions
 //     internal linkage (internalize.c);
 //   * on device modules at OptimizerEarly: the kernels' unroll versions
@@ -111,11 +111,11 @@ static cl::opt<bool> RelaxedCAS(
              "off)"));
 
 static cl::opt<bool> FoldPow(
-    "orion-fold-pow", cl::init(true),
+    "orion-fold-pow", cl::init(false),
     cl::desc("Device side: pow of constants folded where the result is exact "
-             "(pow(0.5, 23.0)), as nvcc folds it; libdevice's pow is a call "
-             "LLVM cannot fold (default on; env ORION_FOLD_POW=0 turns it "
-             "off)"));
+             "(pow(0.5, 23.0)), the value nvcc's fold gives; off by default, "
+             "as libdevice's pow at run time does not always return it (env "
+             "ORION_FOLD_POW=1 turns it on)"));
 
 static cl::opt<bool> Internalize(
     "orion-internalize", cl::init(false),
