@@ -3,7 +3,8 @@
 // The only C++ in Orion's compiler side.  It
 //   * registers the module pass "orion" with the new pass manager, both for
 //     `opt -load-pass-plugin=OrionPass.so -passes=orion` (every phase at
-//     once) and for `clang -fpass-plugin=OrionPass.so`: at the OptimizerLast
+//     once but the unroll versions', which `-passes=orion-unroll-versions`
+//     runs, before "orion") and for `clang -fpass-plugin=OrionPass.so`: at the OptimizerLast
 //     extension point, so the pass sees optimised IR, and for host modules
 //     also at PipelineStart, where launch sites' loop facts are taken before
 //     inlining and unrolling (host.c); the pass is required, so -O0 runs it
@@ -428,6 +429,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
+                  // "orion-unroll-versions": the early device phase alone,
+                  // for `opt -passes=orion-unroll-versions,orion`.
+                  if (Name == "orion-unroll-versions") {
+                    MPM.addPass(OrionPass(ORION_DEVICE_MID));
+                    return true;
+                  }
                   if (Name != "orion")
                     return false;
                   MPM.addPass(
