@@ -128,6 +128,8 @@ def kernel_rows(d, p):
             r[m + '_ms'] = d.kern_ms(p, m, k)
         fixed = {t: d.kern_ms(p, 'fixed:' + t, k) for t in d.fixed_tags(p, k)}
         fixed = {t: v for t, v in fixed.items() if v is not None}
+        if fixed and 'orig' not in fixed and r['off_ms'] is not None:
+            fixed['orig'] = r['off_ms']  # measure.py --tags without orig: off runs the original
         best = min(fixed, key=fixed.get) if fixed else None
         r['orig_ms'] = fixed.get('orig')
         r['best_tag'] = best
