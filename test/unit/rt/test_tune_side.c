@@ -1,0 +1,84 @@
+/* test_tune_side.c - side candidates of the runtime's tuner (runtime/tune.c,
+ * tune.h step 4: the unroll version, other code rather than another
+ * occupancy) on the simulated GPU of tune_sim.h: tested first, against the
+ * original; the walk then starts from the original with the best so far as
+ * its baseline. */
+#include "tune_sim.h"
+
+/* Side candidates (the unroll version): tested first against the
+ * original, then the walk from the original against the best so far. */
+static void test_side(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen;
+  static const int side2[] = {0, 0, 1};
+  /* The unrolled code 10 % faster, the cap 3 %: the cap loses against it. */
+  static const double u_wins[] = {1.00, 0.97, 0.90};
+  sim s1 = {u_wins, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 1, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s1);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 2 && t.c[1].base == 2 && t.c[2].base == 0,
+        "side wins: chose %d, cap's baseline %d", chosen, t.c[1].base);
+  /* The unrolled code 10 % slower: it loses, the walk from the original
+   * finds the cap, tested against the original, in the first direction. */
+  static const double u_loses[] = {1.00, 0.95, 1.10};
+  sim s2 = {u_loses, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 2, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s2);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 1 && t.c[1].base == 0 && !t.reversed, "side loses: chose %d (base %d)", chosen,
+        t.c[1].base);
+  /* Both win: the cap beats the unrolled code too; the estimate chains. */
+  static const double both[] = {1.00, 0.85, 0.90};
+  sim s3 = {both, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 3, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s3);
+  run(&g, &t, &chosen);
+  double sp, half;
+  int pairs;
+  CHECK(chosen == 1 && t.c[1].base == 2 && orion_tuner_estimate(&t, 1, &sp, &half, &pairs) &&
+            fabs(sp - 1 / 0.85) <= half + 0.01,
+        "both win: chose %d (base %d), estimate %.3f", chosen, t.c[1].base, sp);
+  /* The side candidate in the middle of the order is no step of the walk:
+   * orig 0, side 1, cap 2; the walk from 0 goes to 2 without testing 1
+   * twice and without turning round. */
+  static const int side1[] = {0, 1, 0};
+  static const double mid[] = {1.00, 1.20, 0.95};
+  sim s4 = {mid, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, side1};
+  gpu_init(&g, &s4);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 2 && t.c[2].base == 0 && t.c[1].pairs.n >= 1 && !t.reversed,
+        "side in the middle: chose %d", chosen);
+  /* A side candidate that fails to launch while under test: the walk
+   * starts from the original, in the first direction. */
+  sim s5 = {u_loses, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s5);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&t, 2);
+  launch(&g, &t, orion_tuner_next(&t)); /* the original's warm-up */
+  CHECK(t.cur == 2, "side first: testing %d", t.cur);
+  orion_tuner_drop(&t, 2);
+  CHECK(t.cur == 1 && !t.reversed && !orion_tuner_settled(&t), "after the drop: testing %d",
+        t.cur);
+  /* The original cannot be a side candidate. */
+  CHECK(orion_tuner_side(&t, 0) == 0 && orion_tuner_side(&t, 3) == 0, "bad side accepted");
+  /* A walk resumed while the side candidate was under test goes on with it. */
+  sim s6 = {u_wins, 3, 0, +1, NULL, 0.005, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE, side2};
+  gpu_init(&g, &s6);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&t, 2);
+  for (int i = 0; i < 6; i++)
+    launch(&g, &t, orion_tuner_next(&t));
+  char text[ORION_TUNE_WALK_MAX + 1];
+  CHECK(t.cur == 2 && orion_tuner_walk_text(&t, text, sizeof text) > 0, "no walk text");
+  orion_tuner r;
+  orion_tuner_init(&r, ORION_TUNE_ADAPTIVE, 3, 0, +1, NULL, NULL);
+  orion_tuner_side(&r, 2);
+  CHECK(orion_tuner_resume(&r, text) == 0, "resume refused %s", text);
+  while (!orion_tuner_settled(&r) && r.launches < 200)
+    launch(&g, &r, orion_tuner_next(&r));
+  CHECK(orion_tuner_next(&r) == 2, "resumed: chose %d", orion_tuner_next(&r));
+}
+
+int main(void) {
+  test_side();
+  return CHECK_DONE();
+}
