@@ -110,8 +110,9 @@ static void usage(FILE *f) {
           "\n"
           "Environment: ORION_CLANG (clang++), ORION_CUDA_PATH or CUDA_PATH (CUDA\n"
           "toolkit), ORION_REAL_PTXAS (ptxas used by orion-ptxas); OrionPass reads\n"
-          "ORION_SM, ORION_MAX_VERSIONS, ORION_BLOCK, ORION_CC_REPORT, ORION_LAUNCH_HOOK,\n"
-          "ORION_SPLIT_CLONES, ORION_ALIGN_ARRAYS, ORION_RELAXED_CAS.\n",
+          "ORION_SM, ORION_MAX_VERSIONS, ORION_CAP_FLOOR, ORION_UNROLL_VERSIONS, ORION_BLOCK,\n"
+          "ORION_CC_REPORT, ORION_LAUNCH_HOOK, ORION_SPLIT_CLONES (--orion-codegen sets\n"
+          "ORION_RELAXED_CAS, ORION_FOLD_POW, ORION_INTERNALIZE, ORION_ALIGN_ARRAYS).\n",
           DEFAULT_ARCH);
 }
 
