@@ -306,7 +306,7 @@ static size_t pad_bytes(const rt_config *c, int target, size_t room) {
 
 /* Step 2 of rt.c's file comment: candidates in increasing occupancy,
  * the padding versions (all below the original) first, then the
- * binaries. */
+ * binaries; the unroll version last. */
 static void build_candidates(rt_config *c) {
   rt_kernel *k = c->k;
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;

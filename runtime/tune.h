@@ -2,10 +2,11 @@
  * section 3.4, Fig. 9, made to need evidence).  No CUDA, no clock, no
  * allocation: the caller launches the candidate orion_tuner_next() names,
  * times it, and hands the time to orion_tuner_feed().  Unit-tested in
- * test/unit/rt/test_tune.c.
+ * test/unit/rt/test_tune.c and test_tune_side.c.
  *
- * Candidates are indexed 0..n-1 in increasing occupancy; `orig` is the
- * original version, `dir` (+1 / -1) the direction to try first.
+ * Candidates are indexed 0..n-1 in increasing occupancy, side candidates
+ * (orion_tuner_side) aside; `orig` is the original version, `dir` (+1 /
+ * -1) the direction to try first.
  *
  * The theory.  A program that turns Orion on must never get slower.  On
  * third-party programs the register headroom is small (measured on an H200:
