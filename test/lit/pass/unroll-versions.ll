@@ -7,6 +7,7 @@
 ; clone, nor does a loop under the user's `#pragma unroll 1`
 ; (llvm.loop.unroll.disable).  Without the early phase, or with
 ; ORION_UNROLL_VERSIONS=0, no kernel gets one.
+; RUN: rm -f %t.json
 ; RUN: %opt -passes=orion-unroll-versions,orion -orion-report=%t.json -S %s -o - | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REP --input-file %t.json
 ; RUN: %opt -passes=orion -S %s -o - | FileCheck %s --check-prefix=OFF
