@@ -40,6 +40,33 @@ const char *orion_str_attr(LLVMValueRef f, const char *key) {
   return LLVMGetStringAttributeValue(a, &len);
 }
 
+void orion_set_str_attr(LLVMValueRef f, const char *key, const char *val) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
+  if (val)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key), val,
+                                                      (unsigned)strlen(val)));
+}
+
+LLVMValueRef *orion_module_kernels(LLVMModuleRef m, size_t *n) {
+  size_t cap = 16;
+  LLVMValueRef *ks = malloc(cap * sizeof *ks);
+  *n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && ks; f = LLVMGetNextFunction(f)) {
+    if (!orion_is_kernel(m, f))
+      continue;
+    if (*n == cap) {
+      LLVMValueRef *nk = realloc(ks, (cap *= 2) * sizeof *nk);
+      if (!nk)
+        break;
+      ks = nk;
+    }
+    ks[(*n)++] = f;
+  }
+  return ks;
+}
+
 /* "256" or "128,2,1" -> product; 0 if absent or malformed. */
 static int ntid_product(const char *s) {
   if (!s)
@@ -200,10 +227,7 @@ int orion_maxnreg_annotations(LLVMModuleRef m) {
       continue;
     char v[16];
     snprintf(v, sizeof v, "%d", regs);
-    LLVMContextRef ctx = LLVMGetModuleContext(m);
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateStringAttribute(ctx, "nvvm.maxnreg", 12, v,
-                                                      (unsigned)strlen(v)));
+    orion_set_str_attr(f, "nvvm.maxnreg", v);
     set++;
   }
   return set;

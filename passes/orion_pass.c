@@ -80,15 +80,6 @@ static int target_sm(LLVMValueRef f, char *buf, size_t n) {
   return -1;
 }
 
-static void set_str_attr(LLVMValueRef f, const char *key, const char *val) {
-  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-  LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
-  if (val)
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key),
-                                                      val, (unsigned)strlen(val)));
-}
-
 /* The module's record table (orion/record.h): its name, the records of an
  * earlier run of the pass (kept, and their kernels skipped), the new ones. */
 typedef struct rec_table {
@@ -465,8 +456,8 @@ static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_
     if (v) {
       char cap[16];
       snprintf(cap, sizeof cap, "%d", v->max_regs);
-      set_str_attr(c, "nvvm.maxnreg", cap);
-      set_str_attr(c, "nvvm.minctasm", NULL);
+      orion_set_str_attr(c, "nvvm.maxnreg", cap);
+      orion_set_str_attr(c, "nvvm.minctasm", NULL);
       rep->n_clones++;
     }
     changed = 1;
@@ -607,22 +598,10 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
 }
 
 int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
-  /* Collect kernels first: cloning adds functions to the list. */
-  size_t n = 0, cap = 16;
-  LLVMValueRef *kernels = malloc(cap * sizeof *kernels);
+  size_t n = 0;
+  LLVMValueRef *kernels = orion_module_kernels(m, &n); /* before clones join the list */
   if (!kernels)
     return 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (!orion_is_kernel(m, f))
-      continue;
-    if (n == cap) {
-      LLVMValueRef *nk = realloc(kernels, (cap *= 2) * sizeof *nk);
-      if (!nk)
-        break;
-      kernels = nk;
-    }
-    kernels[n++] = f;
-  }
   size_t idlen;
   const char *mid = LLVMGetModuleIdentifier(m, &idlen);
   orion_maxlive_ctx *ctx = orion_maxlive_new(m);

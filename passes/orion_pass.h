@@ -90,6 +90,12 @@ int orion_is_kernel(LLVMModuleRef m, LLVMValueRef f);
 int orion_launch_block(LLVMModuleRef m, LLVMValueRef f);
 /* The string attribute key of function f, or NULL (owned by LLVM). */
 const char *orion_str_attr(LLVMValueRef f, const char *key);
+/* Set f's string attribute key to val, or remove it (val NULL). */
+void orion_set_str_attr(LLVMValueRef f, const char *key, const char *val);
+/* The kernels of m, in module order, collected before a caller adds
+ * clones to the function list (malloc'd, *n of them; NULL when out of
+ * memory). */
+LLVMValueRef *orion_module_kernels(LLVMModuleRef m, size_t *n);
 /* The user's register limits on kernel f (__maxnreg__, launch bounds) and
  * ptxas's maxrregcount (0: none), for orion_reg_ceiling (orion/select.h). */
 void orion_kernel_reg_limits(LLVMModuleRef m, LLVMValueRef f, int maxrregcount,
@@ -109,6 +115,8 @@ int orion_is_optimised(LLVMValueRef f);
 /* Innermost loops of at most this many IR instructions are unrolled in the
  * unroll version (nvcc unrolls such loops 4x; clang 2x or not at all). */
 #define ORION_UNROLL_MAX_INSTS 40
+/* ... and under a bare `#pragma unroll` clang could not apply. */
+#define ORION_UNROLL_MAX_INSTS_ASKED (4 * ORION_UNROLL_MAX_INSTS)
 /* Early phase: every optimised kernel of m with a small innermost loop gets
  * its unroll clone `<kernel>__orion_u4`, the loops marked.  Requires m an
  * NVPTX module after the simplification pipeline, before the optimisation

@@ -340,7 +340,8 @@ static void dropUnrollCount(Loop *L) {
   L->setLoopID(New);
 }
 
-extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts) {
+extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts,
+                                       int MaxInstsAsked) {
   Function *Fn = unwrap<Function>(F);
   if (Fn->isDeclaration() || !EarlyFAM)
     return 0;
@@ -355,7 +356,7 @@ extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts) 
       for (BasicBlock *B : L->blocks())
         Insts += int(B->sizeWithoutDebug());
       bool Asked = findStringMetadataForLoop(L, "llvm.loop.unroll.enable").has_value();
-      if (Insts > (Asked ? 4 * MaxInsts : MaxInsts))
+      if (Insts > (Asked ? MaxInstsAsked : MaxInsts))
         continue;
       addStringMetadataToLoop(L, "llvm.loop.unroll.count", unsigned(Count));
       Marked++;

@@ -20,13 +20,14 @@ LLVMValueRef orion_shim_clone_function(LLVMValueRef f, const char *name, LLVMTyp
                                        unsigned n_extra);
 /* Number of natural loops in f (0 for a declaration). */
 int orion_shim_count_loops(LLVMValueRef f);
-/* Unroll by `count` each innermost natural loop of f that has at most
- * max_insts instructions and no unroll pragma of the user's (LLVM's loop
- * unroller, as for `#pragma unroll count`, with the target's cost model);
- * a loop the unroller refuses is left as it was, without a trace of the
- * request.  Requires f in the module of OrionPass's early device phase.
- * Returns how many loops were unrolled. */
-int orion_shim_unroll_loops(LLVMValueRef f, int count, int max_insts);
+/* Unroll by `count` each innermost natural loop of f that has no unroll
+ * pragma of the user's deciding it and at most max_insts instructions
+ * (max_insts_asked under a bare `#pragma unroll`) (LLVM's loop unroller,
+ * as for `#pragma unroll count`, with the target's cost model); a loop the
+ * unroller refuses is left as it was, without a trace of the request.
+ * Requires f in the module of OrionPass's early device phase.  Returns how
+ * many loops were unrolled. */
+int orion_shim_unroll_loops(LLVMValueRef f, int count, int max_insts, int max_insts_asked);
 /* Loop depth of block bb in its function (0 = in no natural loop). */
 int orion_shim_loop_depth(LLVMBasicBlockRef bb);
 /* "file:line" of instruction inst's outermost inlined-at debug location,

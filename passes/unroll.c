@@ -51,15 +51,6 @@ static int is_clone_name(LLVMValueRef f) {
   return !s || strstr(s, ORION_CLONE_INFIX) != NULL;
 }
 
-static void set_attr(LLVMValueRef f, const char *key, const char *val) {
-  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-  LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, key, (unsigned)strlen(key));
-  if (val)
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                            LLVMCreateStringAttribute(ctx, key, (unsigned)strlen(key), val,
-                                                      (unsigned)strlen(val)));
-}
-
 static int instructions(LLVMValueRef f) {
   int n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -69,21 +60,12 @@ static int instructions(LLVMValueRef f) {
 }
 
 int orion_unroll_clones(LLVMModuleRef m) {
-  size_t n = 0, cap = 0;
-  LLVMValueRef *ks = NULL;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (!orion_is_kernel(m, f) || is_clone_name(f) || !orion_is_optimised(f))
-      continue;
-    if (n == cap) {
-      LLVMValueRef *nk = realloc(ks, (cap = cap ? 2 * cap : 16) * sizeof *nk);
-      if (!nk)
-        break;
-      ks = nk;
-    }
-    ks[n++] = f;
-  }
+  size_t n = 0;
+  LLVMValueRef *ks = orion_module_kernels(m, &n); /* before the clones join the list */
   int made = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; ks && i < n; i++) {
+    if (is_clone_name(ks[i]) || !orion_is_optimised(ks[i]))
+      continue;
     size_t len;
     const char *name = LLVMGetValueName2(ks[i], &len);
     char cname[ORION_RECORD_KERNEL_MAX + 32];
@@ -92,11 +74,12 @@ int orion_unroll_clones(LLVMModuleRef m) {
         LLVMGetNamedFunction(m, cname))
       continue;
     LLVMValueRef c = orion_shim_clone_function(ks[i], cname, NULL, 0);
-    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, ORION_UNROLL_MAX_INSTS) == 0) {
+    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, ORION_UNROLL_MAX_INSTS,
+                                ORION_UNROLL_MAX_INSTS_ASKED) == 0) {
       LLVMDeleteFunction(c);
       continue;
     }
-    set_attr(c, UNROLL_ATTR, "1");
+    orion_set_str_attr(c, UNROLL_ATTR, "1");
     made++;
   }
   free(ks);
@@ -109,10 +92,7 @@ static LLVMValueRef clone_of(LLVMModuleRef m, const char *kernel) {
   if (!orion_clone_name(kernel, ORION_UNROLL_TAG, cname, sizeof cname))
     return NULL;
   LLVMValueRef c = LLVMGetNamedFunction(m, cname);
-  return c && LLVMGetStringAttributeAtIndex(c, LLVMAttributeFunctionIndex, UNROLL_ATTR,
-                                            (unsigned)strlen(UNROLL_ATTR))
-             ? c
-             : NULL;
+  return c && orion_str_attr(c, UNROLL_ATTR) ? c : NULL;
 }
 
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
@@ -126,7 +106,7 @@ int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int 
     LLVMDeleteFunction(c);
     return 0;
   }
-  set_attr(c, UNROLL_ATTR, NULL);
+  orion_set_str_attr(c, UNROLL_ATTR, NULL);
   orion_version *v = &sel->versions[sel->n_versions++];
   memset(v, 0, sizeof *v);
   snprintf(v->tag, sizeof v->tag, "%s", ORION_UNROLL_TAG);
@@ -147,8 +127,7 @@ int orion_unroll_sweep(LLVMModuleRef m) {
   LLVMValueRef f = LLVMGetFirstFunction(m);
   while (f) {
     LLVMValueRef next = LLVMGetNextFunction(f);
-    if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, UNROLL_ATTR,
-                                      (unsigned)strlen(UNROLL_ATTR))) {
+    if (orion_str_attr(f, UNROLL_ATTR)) {
       LLVMDeleteFunction(f);
       n++;
     }
