@@ -201,10 +201,11 @@ static size_t frame_smem(const rt_config *c, const rt_bin *b, int wpb, int optin
 
 /* The binaries that can run c's block, one per occupancy (equal warps
  * keep the original, else the clone with more registers; the unroll
- * version aside: build_candidates), the user's
+ * version, if it can run the block, into *side, outside that order), the user's
  * limits on the original carried over to the clones.  Returns their
  * number. */
-static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_warps *bins) {
+static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_warps *bins,
+                    bin_warps *side) {
   rt_kernel *k = c->k;
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;
   int nbins = 0;
@@ -221,9 +222,11 @@ static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_wa
               k->name, block, c->shmem, k->bin[i].tag, k->bin[i].regs, nb);
     if (nb <= 0 && i > 0)
       continue;
-    if (k->bin[i].role == ORION_ROLE_UNROLL)
-      continue; /* a side version: build_candidates adds it */
     int w = nb * wpb, dup = 0;
+    if (k->bin[i].role == ORION_ROLE_UNROLL) { /* a side version, outside the order */
+      side->bin = i, side->pad = pad, side->warps = w;
+      continue;
+    }
     for (int j = 0; j < nbins; j++)
       if (bins[j].warps == w) {
         dup = 1; /* keep the original, else the clone with more registers */
@@ -318,8 +321,8 @@ static void build_candidates(rt_config *c) {
   orion_rt.api.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                                     k->dev);
   c->blocks_per_sm0 = orion_rt_occupancy(k->bin[0].fn, block, c->shmem);
-  bin_warps bins[MAX_BIN];
-  int nbins = binaries(c, dyn_limit, carveout, optin, bins);
+  bin_warps bins[MAX_BIN], side = {0, 0, 0};
+  int nbins = binaries(c, dyn_limit, carveout, optin, bins, &side);
   int pads[MAX_CANDS], npads = pad_targets(c, pads);
   size_t room = smem_room(k->bin[0].fn, optin);
   if (k->split_fn && smem_room(k->split_fn, optin) < room)
@@ -342,14 +345,8 @@ static void build_candidates(rt_config *c) {
   /* The unroll version last: other code, not another occupancy (tune.h's
    * side candidates), so it neither replaces a binary of equal warps nor
    * takes a place in the walk's order. */
-  for (int i = 1; i < k->nbin; i++) {
-    if (k->bin[i].role != ORION_ROLE_UNROLL)
-      continue;
-    size_t pad = frame_smem(c, &k->bin[i], wpb, optin);
-    int nb = pad == (size_t)-1 ? 0 : orion_rt_occupancy(k->bin[i].fn, block, pad ? pad : c->shmem);
-    if (nb > 0)
-      add_cand(c, k->bin[i].tag, i, pad, nb * wpb);
-  }
+  if (side.bin > 0)
+    add_cand(c, k->bin[side.bin].tag, side.bin, side.pad, side.warps);
 }
 
 /* Candidate i is a side version (the unroll version). */
