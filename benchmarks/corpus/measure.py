@@ -30,8 +30,8 @@ run stopped by the deadline leaves whole programs behind:
     kernels.csv  program,mode,run,kernel,gpu_ns,launches   (clones,
                  named by benchlib.clone_split, counted as their kernel)
     runs.csv     program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped
-                 (check: ok, fail, nobinary, or tooslow: the first nvcc run
-                 took over --max-run-s and the program was left out)
+                 (check: ok, fail, nobinary, or tooslow: the nvcc warm-up
+                 run took over --max-run-s twice and the program was left out)
     tags.csv     program,kernel,tag       (versions found for each kernel)
     choices.csv  program,mode,run,kernel,block,chosen,speedup,iterations,launches
                  (liborionrt's report of adaptive and cached runs)
@@ -271,10 +271,14 @@ class Runner:
     def program(self, prog, args):
         """requires prog packed; runs all its modes for --runs rounds"""
         pdir = os.path.join(self.a.pack, 'src', prog + '-cuda')
-        t0 = time.time()
-        ok, out, _ = self.run(prog, pdir, args, 'nvcc', -1, {}, record=False)
-        if time.time() - t0 > self.a.max_run_s:
-            self.w.row('runs', prog, 'nvcc', -1, 0, 'tooslow', '%.3f' % (time.time() - t0), 0, 0, 0)
+        for attempt in range(2):  # the first run may be cold (files, driver): time a warm one
+            t0 = time.time()
+            ok, out, _ = self.run(prog, pdir, args, 'nvcc', -1, {}, record=False)
+            took = time.time() - t0
+            if took <= self.a.max_run_s:
+                break
+        else:
+            self.w.row('runs', prog, 'nvcc', -1, 0, 'tooslow', '%.3f' % took, 0, 0, 0)
             return 1
         self.want_pass = ok and bool(PASS.search(out))
         cache = os.path.join(self.tmp, prog + '.decisions')

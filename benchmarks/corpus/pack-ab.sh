@@ -12,13 +12,15 @@
 # build B, mode `off` build A (<builddir>/orion): e.g. a device
 # code-generation default on (A) and off (B).  --b-mode adaptive runs build
 # B under ORION_MODE=adaptive instead (to set against A's `adaptive`: e.g.
-# two version sets).  Writes <packdir>.tar.xz.
+# two version sets), --b-mode fixed:TAG one version of build B alone (to set
+# against A's `fixed:TAG`: e.g. two unroll factors under one tag).  Writes
+# <packdir>.tar.xz.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 bmode=off
 if [ "${1:-}" = --b-mode ]; then bmode=${2:-}; shift 2; fi
-case $bmode in off|adaptive) ;; *) echo "pack-ab.sh: --b-mode: off or adaptive, not '$bmode'" >&2; exit 2 ;; esac
-[ $# -ge 4 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+case $bmode in off|adaptive|fixed:[a-z]*) ;; *) echo "pack-ab.sh: --b-mode: off, adaptive or fixed:TAG, not '$bmode'" >&2; exit 2 ;; esac
+[ $# -ge 4 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 bdir=$1 other=$2 pack=$3; shift 3
 "$here/pack.sh" "$bdir" "$pack" "$@"
 for p in "$@"; do
