@@ -113,10 +113,21 @@ int orion_is_optimised(LLVMValueRef f);
 
 /* ---- the unroll version (unroll.c) -------------------------------------- */
 /* Innermost loops of at most this many IR instructions are unrolled in the
- * unroll version (nvcc unrolls such loops 4x; clang 2x or not at all). */
-#define ORION_UNROLL_MAX_INSTS 40
-/* ... and under a bare `#pragma unroll` clang could not apply. */
-#define ORION_UNROLL_MAX_INSTS_ASKED (4 * ORION_UNROLL_MAX_INSTS)
+ * unroll version (clang unrolls such loops 2x or not at all).  The runtime
+ * only keeps a version that wins, so the limit trades compile time for the
+ * chance of a win: on the third-party corpus 40 took the loops nvcc unrolls
+ * 4x, and 150 also loops of 100-150 instructions whose u4 runs 8-17 %
+ * faster (benchmarks/corpus/results/unroll150-h100). */
+#define ORION_UNROLL_MAX_INSTS 150
+/* A clone that grows by more than this many IR instructions is made again
+ * with loops of at most ORION_UNROLL_SMALL_INSTS: ptxas's time grows with
+ * the clone (wsm5's u4 at 150 added 1641 instructions and took its
+ * compile to 2x clang's; at 40, 1.6x). */
+#define ORION_UNROLL_MAX_GROWTH 1000
+#define ORION_UNROLL_SMALL_INSTS 40
+/* Under a bare `#pragma unroll` clang could not apply, loops up to four
+ * times the limit in force. */
+#define ORION_UNROLL_ASKED_FACTOR 4
 /* Early phase: every optimised kernel of m with a small innermost loop gets
  * its unroll clone `<kernel>__orion_u4`, the loops marked.  Requires m an
  * NVPTX module after the simplification pipeline, before the optimisation

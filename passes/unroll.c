@@ -15,13 +15,15 @@
  *      unrolled the small fixed-trip loops, before the optimisation
  *      pipeline's partial and run-time unroller): each optimised kernel is
  *      cloned as `<kernel>__orion_u4` and every innermost loop of the
- *      clone with at most ORION_UNROLL_MAX_INSTS instructions and no
- *      unroll pragma of the user's that decides its unrolling is unrolled
- *      4x by LLVM's unroller, as `#pragma unroll 4` would (the shim); a
- *      bare `#pragma unroll` still there is one clang could not apply (a
- *      run-time trip count, which nvcc unrolls 4x) and allows four times
- *      the size.  A kernel none of whose loops the unroller took gets no
- *      clone.
+ *      clone with at most ORION_UNROLL_MAX_INSTS (150) instructions and
+ *      no unroll pragma of the user's that decides its unrolling is
+ *      unrolled 4x by LLVM's unroller, as `#pragma unroll 4` would (the
+ *      shim); a bare `#pragma unroll` still there is one clang could not
+ *      apply (a run-time trip count, which nvcc unrolls 4x) and allows four
+ *      times the size.  A clone that grew by more than
+ *      ORION_UNROLL_MAX_GROWTH instructions is made again with loops of at
+ *      most ORION_UNROLL_SMALL_INSTS (ptxas's time grows with it).  A
+ *      kernel none of whose loops the unroller took gets no clone.
  *   2. late (with the register-cap versions, orion_pass.c): the clone
  *      becomes version u4 of the kernel's record (role unroll, no cap, its
  *      warps from its own max-live), unless the unroller left it the size
@@ -59,6 +61,25 @@ static int instructions(LLVMValueRef f) {
   return n;
 }
 
+/* k cloned as cname with its small innermost loops unrolled (step 1), or
+ * NULL when the unroller took none.  requires no function named cname. */
+static LLVMValueRef unrolled_clone(LLVMValueRef k, const char *cname) {
+  static const int limits[] = {ORION_UNROLL_MAX_INSTS, ORION_UNROLL_SMALL_INSTS};
+  for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+    LLVMValueRef c = orion_shim_clone_function(k, cname, NULL, 0);
+    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, limits[l],
+                                ORION_UNROLL_ASKED_FACTOR * limits[l]) == 0) {
+      LLVMDeleteFunction(c);
+      return NULL;
+    }
+    if (instructions(c) - instructions(k) <= ORION_UNROLL_MAX_GROWTH ||
+        l + 1 == sizeof limits / sizeof *limits)
+      return c;
+    LLVMDeleteFunction(c);
+  }
+  return NULL;
+}
+
 int orion_unroll_clones(LLVMModuleRef m) {
   size_t n = 0;
   LLVMValueRef *ks = orion_module_kernels(m, &n); /* before the clones join the list */
@@ -73,12 +94,9 @@ int orion_unroll_clones(LLVMModuleRef m) {
         !orion_clone_name(name, ORION_UNROLL_TAG, cname, sizeof cname) ||
         LLVMGetNamedFunction(m, cname))
       continue;
-    LLVMValueRef c = orion_shim_clone_function(ks[i], cname, NULL, 0);
-    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, ORION_UNROLL_MAX_INSTS,
-                                ORION_UNROLL_MAX_INSTS_ASKED) == 0) {
-      LLVMDeleteFunction(c);
+    LLVMValueRef c = unrolled_clone(ks[i], cname);
+    if (!c)
       continue;
-    }
     orion_set_str_attr(c, UNROLL_ATTR, "1");
     made++;
   }

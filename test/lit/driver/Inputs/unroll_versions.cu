@@ -33,7 +33,7 @@ __global__ void barrier(float *s, int n) {
   }
   s[threadIdx.x] = acc;
 }
-// A bare `#pragma unroll` on a loop of run-time trip count, more than 40
+// A bare `#pragma unroll` on a loop of run-time trip count, more than 150
 // instructions: clang cannot unroll it fully and warns (once, for the
 // original); nvcc unrolls it 4x, and so does the unroll version.  The same
 // loop without the pragma is too large for one.
@@ -48,14 +48,39 @@ __global__ void asked(const float *x, float *y, int n) {
   float acc = 0;
 #pragma unroll
   for (int i = 0; i < n; i++) {
-    BODY(i) BODY(i + 7) BODY(i + 13)
+    BODY(i) BODY(i + 7) BODY(i + 14) BODY(i + 21) BODY(i + 28) BODY(i + 35)
   }
   y[threadIdx.x] = acc;
 }
 __global__ void plain(const float *x, float *y, int n) {
   float acc = 0;
   for (int i = 0; i < n; i++) {
-    BODY(i) BODY(i + 7) BODY(i + 13)
+    BODY(i) BODY(i + 7) BODY(i + 14) BODY(i + 21) BODY(i + 28) BODY(i + 35)
   }
+  y[threadIdx.x] = acc;
+}
+// A loop of more than 40 instructions and at most 150: unrolled in the
+// unroll version (mid).  Five such loops would grow the clone by more than
+// 1000 instructions, so the clone is made again with the small-loop limit,
+// which takes none of them: no unroll version (grown).
+#define BODY3(i) { BODY(i) BODY((i) + 7) BODY((i) + 14) }
+__global__ void mid(const float *x, float *y, int n) {
+  float acc = 0;
+  for (int i = 0; i < n; i++)
+    BODY3(i)
+  y[threadIdx.x] = acc;
+}
+__global__ void grown(const float *x, float *y, int n) {
+  float acc = 0;
+  for (int i = 0; i < n; i++)
+    BODY3(i)
+  for (int i = 1; i < n; i++)
+    BODY3(i + 1)
+  for (int i = 2; i < n; i++)
+    BODY3(i + 2)
+  for (int i = 3; i < n; i++)
+    BODY3(i + 3)
+  for (int i = 4; i < n; i++)
+    BODY3(i + 4)
   y[threadIdx.x] = acc;
 }
