@@ -246,11 +246,12 @@ static void kernel_advice(adv_advice *a, const adv_kernel *k, const adv_options 
     return;
   }
   int sm = o->sm ? o->sm : a->build ? a->build->sm : 0;
-  if (!strcmp(change->c->chosen, ORION_UNROLL_TAG))
-    a->text = drv_xasprintf("Orion chose %s: the unroll version, the kernel's small innermost "
+  int factor = orion_unroll_factor(change->c->chosen);
+  if (factor)
+    a->text = drv_xasprintf("Orion chose %s: an unroll version, the kernel's small innermost "
                             "loops unrolled %dx, not a register cap: no attribute; "
                             "`#pragma unroll %d` before those loops gives its code",
-                            change->why, ORION_UNROLL_COUNT, ORION_UNROLL_COUNT);
+                            change->why, factor, factor);
   else if (change->c->chosen[0] == 'p')
     pad_advice(a, k, change, sm);
   else

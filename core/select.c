@@ -65,6 +65,15 @@ const char *orion_role_name(orion_role role) {
   return "unknown";
 }
 
+int orion_unroll_factor(const char *tag) {
+#define ORION_X(t, f) \
+  if (!strcmp(tag, t)) \
+    return f;
+  ORION_UNROLL_LIST(ORION_X)
+#undef ORION_X
+  return 0;
+}
+
 /* Append a version unless one with the same tag exists or the budget is
  * spent.  Returns 1 if added. */
 static int add_version(orion_selection *s, int budget, orion_role role,

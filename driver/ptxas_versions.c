@@ -150,10 +150,10 @@ size_t optx_rdc_drops(const optx_cmd *c, const ptx_module *m, const char *cubin,
   return n;
 }
 
-/* The unroll version (orion/select.h): other code, not another cap, so
+/* An unroll version (orion/select.h): other code, not another cap, so
  * neither the warps walk nor the duplicate rule applies to it. */
 static int is_unroll(const optx_entry *e) {
-  return e->is_clone && strcmp(e->tag, ORION_UNROLL_TAG) == 0;
+  return e->is_clone && orion_unroll_factor(e->tag) > 0;
 }
 
 static int same_figures(const ptxas_figures *a, const ptxas_figures *b) {

@@ -20,9 +20,10 @@
  *    higher cap kept before it gains nothing (it spills more for the same
  *    or fewer warps): "dropped" (or "no-gain" when kept under
  *    --orion-no-merge), with the reason.
- *  - The unroll version K__orion_u4 (ORION_UNROLL_TAG) is other code, not
- *    another cap: equal figures do not make it K, nor fewer warps useless;
- *    neither rule applies to it, and no clone merges into it.
+ *  - The unroll versions K__orion_u4 and K__orion_u8 (ORION_UNROLL_LIST)
+ *    are other code, not another cap: equal figures do not make them K,
+ *    nor fewer warps useless; neither rule applies to them, and no clone
+ *    merges into them.
  */
 #ifndef ORION_DRIVER_PTXAS_VERSIONS_H
 #define ORION_DRIVER_PTXAS_VERSIONS_H

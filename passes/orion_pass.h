@@ -133,9 +133,9 @@ int orion_is_optimised(LLVMValueRef f);
  * NVPTX module after the simplification pipeline, before the optimisation
  * pipeline's loop unroller.  Returns how many clones were made. */
 int orion_unroll_clones(LLVMModuleRef m);
-/* Late phase: kernel k's unroll clone (if any) becomes version u4 of
- * rep->sel when take is set and the unroller changed it; else it is
- * deleted.  Returns 1 if a version was added. */
+/* Late phase: kernel k's unroll clones (if any) become versions u4 and u8
+ * of rep->sel when take is set and the unroller changed them; else they
+ * are deleted.  Returns how many versions were added. */
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
                        orion_maxlive_ctx *ml, orion_kernel_report *rep);
 /* Late phase, after every kernel: delete the unroll clones no kernel

@@ -128,9 +128,9 @@ static cl::opt<bool> Internalize(
 
 static cl::opt<bool> UnrollVersions(
     "orion-unroll-versions", cl::init(true),
-    cl::desc("Device side: beside the register caps, a version of each kernel "
-             "with its small innermost loops unrolled 4x, for the runtime to "
-             "measure (default on; env ORION_UNROLL_VERSIONS=0 turns it off)"));
+    cl::desc("Device side: beside the register caps, versions of each kernel "
+             "with its small innermost loops unrolled 4x and 8x, for the runtime "
+             "to measure (default on; env ORION_UNROLL_VERSIONS=0 turns it off)"));
 
 // The function analyses of the module the early phase works on (OrionPass
 // sets it around orion_unroll_clones): the target's cost model for the

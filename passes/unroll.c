@@ -13,28 +13,33 @@
  *
  *   1. early (OptimizerEarly: after the simplification pipeline has fully
  *      unrolled the small fixed-trip loops, before the optimisation
- *      pipeline's partial and run-time unroller): each optimised kernel is
- *      cloned as `<kernel>__orion_u4` and every innermost loop of the
- *      clone with at most ORION_UNROLL_MAX_INSTS (150) instructions and
- *      no unroll pragma of the user's that decides its unrolling is
- *      unrolled 4x by LLVM's unroller, as `#pragma unroll 4` would (the
- *      shim); a bare `#pragma unroll` still there is one clang could not
- *      apply (a run-time trip count, which nvcc unrolls 4x) and allows four
- *      times the size.  A clone that grew by more than
+ *      pipeline's partial and run-time unroller): for each factor of
+ *      ORION_UNROLL_LIST (4 and 8), each optimised kernel is cloned as
+ *      `<kernel>__orion_u<factor>` and every innermost loop of the clone
+ *      with at most ORION_UNROLL_MAX_INSTS (150) instructions and no
+ *      unroll pragma of the user's that decides its unrolling is unrolled
+ *      that many times by LLVM's unroller, as `#pragma unroll 4` would
+ *      (the shim); a bare `#pragma unroll` still there is one clang could
+ *      not apply (a run-time trip count, which nvcc unrolls 4x) and allows
+ *      four times the size.  Both factors, because neither wins
+ *      everywhere: on the corpus 8x ran 0.60-0.95x the time of 4x on
+ *      eleven kernels and 1.03-1.17x on six.  A clone that grew by more than
  *      ORION_UNROLL_MAX_GROWTH instructions is made again with loops of at
  *      most ORION_UNROLL_SMALL_INSTS (ptxas's time grows with it).  A
  *      kernel none of whose loops the unroller took gets no clone.
- *   2. late (with the register-cap versions, orion_pass.c): the clone
- *      becomes version u4 of the kernel's record (role unroll, no cap, its
- *      warps from its own max-live), unless the unroller left it the size
- *      of the original (a loop it would not unroll: convergent calls, no
- *      computable trip count) or the kernel takes no versions (split
- *      parameters, versions off, a kernel left alone); the clone is then
- *      deleted.  Every clone is either in a record or gone.
+ *   2. late (with the register-cap versions, orion_pass.c): each clone
+ *      becomes a version of the kernel's record, u4 then u8 (role unroll,
+ *      no cap, its warps from its own max-live), unless the unroller left
+ *      it the size of the original or of the unroll version before it (a
+ *      loop it would not unroll: convergent calls, no computable trip
+ *      count; a trip count that caps the factor) or the kernel takes no
+ *      versions (split parameters, versions off, a kernel left alone); the
+ *      clone is then deleted.  Every clone is either in a record or gone.
  *
- * The runtime tries u4 against the original first, under the same
- * evidence rule as every version (tune.h), and walks the register caps
- * from whichever won.  Requires m an NVPTX module.
+ * The runtime tries the unroll versions first, each against the best so
+ * far from the original on, under the same evidence rule as every version
+ * (tune.h), and walks the register caps from whichever won.  Requires m
+ * an NVPTX module.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +66,24 @@ static int instructions(LLVMValueRef f) {
   return n;
 }
 
-/* k cloned as cname with its small innermost loops unrolled (step 1), or
- * NULL when the unroller took none.  requires no function named cname. */
-static LLVMValueRef unrolled_clone(LLVMValueRef k, const char *cname) {
+static const struct {
+  const char *tag;
+  int factor;
+} factors[] = {
+#define ORION_X(t, f) {t, f},
+    ORION_UNROLL_LIST(ORION_X)
+#undef ORION_X
+};
+#define NFACTORS (sizeof factors / sizeof *factors)
+
+/* k cloned as cname with its small innermost loops unrolled `factor`
+ * times (step 1), or NULL when the unroller took none.  requires no
+ * function named cname. */
+static LLVMValueRef unrolled_clone(LLVMValueRef k, const char *cname, int factor) {
   static const int limits[] = {ORION_UNROLL_MAX_INSTS, ORION_UNROLL_SMALL_INSTS};
   for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
     LLVMValueRef c = orion_shim_clone_function(k, cname, NULL, 0);
-    if (orion_shim_unroll_loops(c, ORION_UNROLL_COUNT, limits[l],
+    if (orion_shim_unroll_loops(c, factor, limits[l],
                                 ORION_UNROLL_ASKED_FACTOR * limits[l]) == 0) {
       LLVMDeleteFunction(c);
       return NULL;
@@ -89,45 +105,40 @@ int orion_unroll_clones(LLVMModuleRef m) {
       continue;
     size_t len;
     const char *name = LLVMGetValueName2(ks[i], &len);
-    char cname[ORION_RECORD_KERNEL_MAX + 32];
-    if (len + 32 >= ORION_RECORD_KERNEL_MAX ||
-        !orion_clone_name(name, ORION_UNROLL_TAG, cname, sizeof cname) ||
-        LLVMGetNamedFunction(m, cname))
-      continue;
-    LLVMValueRef c = unrolled_clone(ks[i], cname);
-    if (!c)
-      continue;
-    orion_set_str_attr(c, UNROLL_ATTR, "1");
-    made++;
+    for (size_t f = 0; f < NFACTORS && len + 32 < ORION_RECORD_KERNEL_MAX; f++) {
+      char cname[ORION_RECORD_KERNEL_MAX + 32];
+      if (!orion_clone_name(name, factors[f].tag, cname, sizeof cname) ||
+          LLVMGetNamedFunction(m, cname))
+        continue;
+      LLVMValueRef c = unrolled_clone(ks[i], cname, factors[f].factor);
+      if (!c)
+        break; /* no loop the unroller takes: none for a larger factor either */
+      orion_set_str_attr(c, UNROLL_ATTR, "1");
+      made++;
+    }
   }
   free(ks);
   return made;
 }
 
-/* k's unroll clone made by orion_unroll_clones and not yet adopted, or NULL. */
-static LLVMValueRef clone_of(LLVMModuleRef m, const char *kernel) {
+/* k's unroll clone tagged `tag` made by orion_unroll_clones and not yet
+ * adopted, or NULL. */
+static LLVMValueRef clone_of(LLVMModuleRef m, const char *kernel, const char *tag) {
   char cname[ORION_RECORD_KERNEL_MAX + 32];
-  if (!orion_clone_name(kernel, ORION_UNROLL_TAG, cname, sizeof cname))
+  if (!orion_clone_name(kernel, tag, cname, sizeof cname))
     return NULL;
   LLVMValueRef c = LLVMGetNamedFunction(m, cname);
   return c && orion_str_attr(c, UNROLL_ATTR) ? c : NULL;
 }
 
-int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
-                       orion_maxlive_ctx *ml, orion_kernel_report *rep) {
-  LLVMValueRef c = clone_of(m, kernel);
-  if (!c)
-    return 0;
+/* Make clone c, tagged `tag`, a version of rep (step 2). */
+static void adopt(LLVMValueRef c, const char *tag, orion_maxlive_ctx *ml,
+                  orion_kernel_report *rep) {
   orion_selection *sel = &rep->sel;
-  if (!take || sel->n_versions >= ORION_MAX_RECORD_VERSIONS ||
-      instructions(c) == instructions(k)) {
-    LLVMDeleteFunction(c);
-    return 0;
-  }
   orion_set_str_attr(c, UNROLL_ATTR, NULL);
   orion_version *v = &sel->versions[sel->n_versions++];
   memset(v, 0, sizeof *v);
-  snprintf(v->tag, sizeof v->tag, "%s", ORION_UNROLL_TAG);
+  snprintf(v->tag, sizeof v->tag, "%s", tag);
   v->role = ORION_ROLE_UNROLL;
   int live = orion_maxlive(ml, c);
   if (rep->reg_limit && live > rep->reg_limit)
@@ -137,7 +148,26 @@ int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int 
   orion_occ_result r;
   v->target_warps = orion_occupancy(rep->sm, &in, &r) == ORION_OK ? r.warps_per_sm : 0;
   rep->n_clones++;
-  return 1;
+}
+
+int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
+                       orion_maxlive_ctx *ml, orion_kernel_report *rep) {
+  int adopted = 0, last = instructions(k);
+  for (size_t f = 0; f < NFACTORS; f++) {
+    LLVMValueRef c = clone_of(m, kernel, factors[f].tag);
+    if (!c)
+      continue;
+    int size = instructions(c);
+    if (!take || rep->sel.n_versions >= ORION_MAX_RECORD_VERSIONS || size == instructions(k) ||
+        size == last) {
+      LLVMDeleteFunction(c);
+      continue;
+    }
+    adopt(c, factors[f].tag, ml, rep);
+    last = size;
+    adopted++;
+  }
+  return adopted;
 }
 
 int orion_unroll_sweep(LLVMModuleRef m) {

@@ -201,11 +201,11 @@ static size_t frame_smem(const rt_config *c, const rt_bin *b, int wpb, int optin
 
 /* The binaries that can run c's block, one per occupancy (equal warps
  * keep the original, else the clone with more registers; the unroll
- * version, if it can run the block, into *side, outside that order), the user's
- * limits on the original carried over to the clones.  Returns their
- * number. */
+ * versions that can run the block into sides, *nsides of them, outside
+ * that order), the user's limits on the original carried over to the
+ * clones.  Returns their number. */
 static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_warps *bins,
-                    bin_warps *side) {
+                    bin_warps *sides, int *nsides) {
   rt_kernel *k = c->k;
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;
   int nbins = 0;
@@ -224,7 +224,8 @@ static int binaries(rt_config *c, int dyn_limit, int carveout, int optin, bin_wa
       continue;
     int w = nb * wpb, dup = 0;
     if (k->bin[i].role == ORION_ROLE_UNROLL) { /* a side version, outside the order */
-      side->bin = i, side->pad = pad, side->warps = w;
+      if (*nsides < ORION_UNROLL_VERSIONS)
+        sides[*nsides].bin = i, sides[*nsides].pad = pad, sides[(*nsides)++].warps = w;
       continue;
     }
     for (int j = 0; j < nbins; j++)
@@ -309,7 +310,7 @@ static size_t pad_bytes(const rt_config *c, int target, size_t room) {
 
 /* Step 2 of rt.c's file comment: candidates in increasing occupancy,
  * the padding versions (all below the original) first, then the
- * binaries; the unroll version last. */
+ * binaries; the unroll versions last. */
 static void build_candidates(rt_config *c) {
   rt_kernel *k = c->k;
   int block = (int)(c->bx * c->by * c->bz), wpb = (block + 31) / 32;
@@ -321,8 +322,8 @@ static void build_candidates(rt_config *c) {
   orion_rt.api.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
                                     k->dev);
   c->blocks_per_sm0 = orion_rt_occupancy(k->bin[0].fn, block, c->shmem);
-  bin_warps bins[MAX_BIN], side = {0, 0, 0};
-  int nbins = binaries(c, dyn_limit, carveout, optin, bins, &side);
+  bin_warps bins[MAX_BIN], sides[ORION_UNROLL_VERSIONS];
+  int nsides = 0, nbins = binaries(c, dyn_limit, carveout, optin, bins, sides, &nsides);
   int pads[MAX_CANDS], npads = pad_targets(c, pads);
   size_t room = smem_room(k->bin[0].fn, optin);
   if (k->split_fn && smem_room(k->split_fn, optin) < room)
@@ -342,14 +343,14 @@ static void build_candidates(rt_config *c) {
       c->orig = c->n;
     add_cand(c, k->bin[bins[a].bin].tag, bins[a].bin, bins[a].pad, bins[a].warps);
   }
-  /* The unroll version last: other code, not another occupancy (tune.h's
-   * side candidates), so it neither replaces a binary of equal warps nor
-   * takes a place in the walk's order. */
-  if (side.bin > 0)
-    add_cand(c, k->bin[side.bin].tag, side.bin, side.pad, side.warps);
+  /* The unroll versions last, in the record's order: other code, not
+   * another occupancy (tune.h's side candidates), so they neither replace
+   * a binary of equal warps nor take a place in the walk's order. */
+  for (int a = 0; a < nsides; a++)
+    add_cand(c, k->bin[sides[a].bin].tag, sides[a].bin, sides[a].pad, sides[a].warps);
 }
 
-/* Candidate i is a side version (the unroll version). */
+/* Candidate i is a side version (an unroll version). */
 static int is_side(const rt_config *c, int i) {
   return c->k->bin[c->c[i].bin].role == ORION_ROLE_UNROLL;
 }

@@ -65,8 +65,9 @@
  *      win, the other direction is tried (the fail-safe reversal).  The
  *      choice is the last winner (each won against the one before), else
  *      the original.  Side candidates (orion_tuner_side: the unroll
- *      version, other code rather than another occupancy) have no place
- *      in that order: each is tested first, against the original, and the
+ *      versions, other code rather than another occupancy) have no place
+ *      in that order: they are tested first, in turn, each against the
+ *      best so far (the original, or a side candidate that won), and the
  *      walk then starts from the original with the best so far as its
  *      baseline, so a cap must beat the unrolled code once that has won.
  *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a

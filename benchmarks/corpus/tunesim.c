@@ -154,7 +154,7 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     orion_tuner_init(&c->t, ORION_TUNE_ADAPTIVE, c->n, c->orig, c->dir, shares, &tcfg);
     for (int i = 0; i < c->n; i++) {
       orion_tuner_set_risk(&c->t, i, c->c[i].risk);
-      if (!strcmp(c->c[i].tag, ORION_UNROLL_TAG)) /* candidates.c: the unroll version */
+      if (orion_unroll_factor(c->c[i].tag)) /* candidates.c: an unroll version */
         orion_tuner_side(&c->t, i);
     }
     c->started = 1;

@@ -37,11 +37,12 @@ extern "C" {
 #endif
 
 #define ORION_MAX_VERSIONS 5
-/* A record holds the selection's versions and one unroll version
- * (OrionPass's unroll.c): a clone with its small loops unrolled, uncapped. */
-#define ORION_MAX_RECORD_VERSIONS (ORION_MAX_VERSIONS + 1)
-#define ORION_UNROLL_TAG "u4"   /* the unroll version: small innermost loops unrolled 4x */
-#define ORION_UNROLL_COUNT 4
+/* The unroll versions (OrionPass's unroll.c), tag and factor: clones with
+ * their small innermost loops unrolled that many times, uncapped. */
+#define ORION_UNROLL_LIST(X) X("u4", 4) X("u8", 8)
+#define ORION_UNROLL_VERSIONS 2
+/* A record holds the selection's versions and the unroll versions. */
+#define ORION_MAX_RECORD_VERSIONS (ORION_MAX_VERSIONS + ORION_UNROLL_VERSIONS)
 #define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
 #define ORION_MIN_REG_CAP 24    /* ptxas 13 raises smaller .maxnreg to 24 (sm_90, measured) */
 #define ORION_TAG_MAX 16
@@ -135,6 +136,9 @@ int orion_select_apply_ceiling(orion_selection *sel, int ceiling, const char *wh
 
 const char *orion_direction_name(orion_direction dir); /* "increasing"... */
 const char *orion_role_name(orion_role role);
+/* The unroll factor an unroll version's tag names ("u4": 4), else 0.
+ * requires tag != NULL. */
+int orion_unroll_factor(const char *tag);
 
 #ifdef __cplusplus
 }

@@ -51,7 +51,7 @@ __global__ void padded(float *a) { a[threadIdx.x] += 1; }
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'inexact': Orion chose r72, 1.050 ±0.010 n=12, confirmed by 3 re-checks; 72 registers (original: 120 registers, 16 warps/SM): write __maxnreg__(72) (nvcc 12.4 or later; clang ignores __maxnreg__), or __launch_bounds__(256, 3) (3 blocks/SM of 256 threads, ptxas's limit is higher; launches over 256 threads would fail)
 __global__ void inexact(float *a) { a[threadIdx.x] += 1; }
 // The unroll version: other code, not a cap; no attribute gives it.
-// CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'unrolled': Orion chose u4, 1.100 ±0.020 n=8, confirmed by 3 re-checks: the unroll version, the kernel's small innermost loops unrolled 4x, not a register cap: no attribute; `#pragma unroll 4` before those loops gives its code
+// CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'unrolled': Orion chose u4, 1.100 ±0.020 n=8, confirmed by 3 re-checks: an unroll version, the kernel's small innermost loops unrolled 4x, not a register cap: no attribute; `#pragma unroll 4` before those loops gives its code
 __global__ void unrolled(float *a) { a[threadIdx.x] += 1; }
 // CHECK: decisions.cu:[[#@LINE+1]]:17: note: orion-advise: 'cached': Orion chose r64, 1.070, confirmed by an earlier run (decision cache); 64 registers: write __launch_bounds__(256, 4) (4 blocks/SM of 256 threads, ptxas's limit is exactly these registers; launches over 256 threads would fail), or __maxnreg__(64)
 __global__ void cached(float *a) { a[threadIdx.x] += 1; }

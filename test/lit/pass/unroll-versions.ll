@@ -1,8 +1,9 @@
-; The unroll version (unroll.c) through opt: `orion-unroll-versions` (the
+; The unroll versions (unroll.c) through opt: `orion-unroll-versions` (the
 ; early phase, OptimizerEarly in clang) clones a kernel with a small
-; innermost loop of run-time trip count as <kernel>__orion_u4 with that loop
-; unrolled 4x (four loads in the body and a remainder loop), and `orion`
-; records it as version u4, role unroll, uncapped.  A loop with a barrier
+; innermost loop of run-time trip count as <kernel>__orion_u4 and
+; <kernel>__orion_u8 with that loop unrolled 4x and 8x (four and eight
+; loads in the body and a remainder loop), and `orion` records them as
+; versions u4 and u8, role unroll, uncapped.  A loop with a barrier
 ; (convergent: the unroller will not unroll it with a remainder) gives no
 ; clone, nor does a loop under the user's `#pragma unroll 1`
 ; (llvm.loop.unroll.disable).  Without the early phase, or with
@@ -24,15 +25,18 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @sum__orion_u4(
 ; CHECK-COUNT-4: load float
 ; CHECK: ret void
+; CHECK-LABEL: define ptx_kernel void @sum__orion_u8(
+; CHECK-COUNT-8: load float
+; CHECK: ret void
 ; CHECK-NOT: define ptx_kernel
 ; REP: "kernel":"sum"
-; REP-SAME: "versions":[{"tag":"orig"{{.*}}{"tag":"u4","role":"unroll","max_regs":0,
-; REP-SAME: v=orig:o:0:64,{{.*}}u4:u:0:64;
+; REP-SAME: "versions":[{"tag":"orig"{{.*}}{"tag":"u4","role":"unroll","max_regs":0,{{.*}}{"tag":"u8","role":"unroll","max_regs":0,
+; REP-SAME: v=orig:o:0:64,{{.*}}u4:u:0:64,u8:u:0:64;
 ; REP: "kernel":"barrier"
-; REP-NOT: u4
+; REP-NOT: "u{{[48]}}"
 ; REP: "kernel":"pragma1"
-; REP-NOT: u4
-; OFF-NOT: __orion_u4
+; REP-NOT: "u{{[48]}}"
+; OFF-NOT: __orion_u
 define ptx_kernel void @sum(ptr %x, ptr %y, i32 %n) #0 {
 entry:
   %c = icmp sgt i32 %n, 0

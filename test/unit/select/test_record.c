@@ -63,16 +63,20 @@ int main(void) {
                 ORION_OK && back.sel.n_versions == 1 && back.sm == 80 && back.n_params == 0 &&
             back.hidden_params == 0,
         "unknown key; np and hp default to 0");
-  /* Five versions of the selection and the unroll version (role u). */
-  const char *six = "orion1;k=a;sm=90;dir=inc;ml=80;thr=32;blk=256;bk=0;w0=24;wmax=64;"
-                    "v=orig:o:0:24,r64:c:64:32,r40:s:40:48,r32:s:32:64,p16:f:0:16,u4:u:0:16;"
-                    "np=1;hp=0;dsm=r64:000000,r40:000000,r32:000000,u4:000000";
-  CHECK(orion_record_parse(six, &back) == ORION_OK && back.sel.n_versions == 6 &&
+  /* Five versions of the selection and the two unroll versions (role u). */
+  const char *seven = "orion1;k=a;sm=90;dir=inc;ml=80;thr=32;blk=256;bk=0;w0=24;wmax=64;"
+                      "v=orig:o:0:24,r64:c:64:32,r40:s:40:48,r32:s:32:64,p16:f:0:16,u4:u:0:16,"
+                      "u8:u:0:16;np=1;hp=0;dsm=r64:000000,r40:000000,r32:000000,u4:000000,u8:000000";
+  CHECK(orion_record_parse(seven, &back) == ORION_OK && back.sel.n_versions == 7 &&
             back.sel.versions[5].role == ORION_ROLE_UNROLL && !back.sel.versions[5].is_pad &&
-            !strcmp(orion_role_name(back.sel.versions[5].role), "unroll"),
-        "the unroll version parses");
-  CHECK(orion_record_format(&back, again, sizeof again) == ORION_OK && !strcmp(again, six),
-        "the unroll version round trip: %s", again);
+            back.sel.versions[6].role == ORION_ROLE_UNROLL &&
+            !strcmp(orion_role_name(back.sel.versions[5].role), "unroll") &&
+            orion_unroll_factor(back.sel.versions[5].tag) == 4 &&
+            orion_unroll_factor(back.sel.versions[6].tag) == 8 &&
+            orion_unroll_factor("r64") == 0 && orion_unroll_factor("u16") == 0,
+        "the unroll versions parse");
+  CHECK(orion_record_format(&back, again, sizeof again) == ORION_OK && !strcmp(again, seven),
+        "the unroll versions round trip: %s", again);
   static const char *bad[] = {
       "",
       "orion2;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
@@ -81,7 +85,8 @@ int main(void) {
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=",
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:x:0:64",
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:zero:64",
-      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=a:o:0:1,b:o:0:1,c:o:0:1,d:o:0:1,e:o:0:1,f:o:0:1,g:o:0:1",
+      "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=a:o:0:1,b:o:0:1,c:o:0:1,d:o:0:1,e:o:0:1,f:o:0:1,g:o:0:1,"
+      "h:o:0:1",
       "orion1;k=a;sm=99999999999;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64",
       "orion1;k=a;noequals;v=orig:o:0:64",
       "orion1;k=a;sm=80;dir=dec;ml=3;thr=32;blk=128;v=orig:o:0:64;np=-1",
