@@ -125,6 +125,7 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
   int hp = k->rec.hidden_params;
   if (hp && !strcmp(tag, ORION_SPLIT_SUFFIX)) {
     k->split_fn = f;
+    atomic_init(&k->split_ran, 0);
     return;
   }
   for (int v = 0; v < k->rec.sel.n_versions && k->nbin < MAX_BIN; v++) {
@@ -133,6 +134,7 @@ static void add_clone(rt_kernel *k, CUfunction f, const char *tag, double *load_
       continue;
     rt_bin *b = &k->bin[k->nbin];
     memset(b, 0, sizeof *b);
+    atomic_init(&b->ran, 0);
     strcpy(b->tag, ver->tag);
     b->role = ver->role;
     b->fn = f;

@@ -119,6 +119,32 @@ typedef struct launch {
   const orion_site *site;
 } launch;
 
+/* cuLaunchKernel of fn on stream s; ran: the flag of fn, a clone (NULL
+ * for the original, which the plain build runs too).  A clone's first
+ * launch may need more local memory per thread than any launch before it
+ * (a spilling version), and the driver's resize of the context's local
+ * memory is a "potentially unsafe" call: while another thread captures in
+ * global mode it fails and invalidates that capture (measured: a program
+ * capturing in one thread while another tuned failed 1 run in 20).  The
+ * plain build never runs that binary, so its first launch outside a
+ * capture runs with this thread's capture mode relaxed. */
+static CUresult first_launch(atomic_int *ran, CUfunction fn, const unsigned *g3, orion_dim3 blk,
+                             unsigned smem, CUstream s, void **args) {
+  CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (!ran || atomic_load_explicit(ran, memory_order_relaxed) ||
+      orion_rt.api.cuStreamIsCapturing(s, &cs) != CUDA_SUCCESS ||
+      cs != CU_STREAM_CAPTURE_STATUS_NONE)
+    return orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], blk.x, blk.y, blk.z, smem, s,
+                                       args, NULL);
+  CUstreamCaptureMode cm = orion_rt_relax_capture();
+  CUresult r = orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], blk.x, blk.y, blk.z, smem, s,
+                                           args, NULL);
+  orion_rt_restore_capture(cm);
+  if (r == CUDA_SUCCESS)
+    atomic_store_explicit(ran, 1, memory_order_relaxed);
+  return r;
+}
+
 /* Launch candidate i for blocks [off, off + count) of dimension dim (count
  * 0 = the whole grid, unsplit); `timing`: the launch is bracketed by
  * events.  On failure of a version other than the original, the original
@@ -158,9 +184,10 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
     args = a2;
   }
   size_t smem = L->shmem > x->pad ? L->shmem : x->pad;
-  CUresult r =
-      orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], L->block.x, L->block.y, L->block.z,
-                                  (unsigned)smem, cu_stream(L->stream, L->site), args, NULL);
+  rt_bin *w = &k->bin[x->bin]; /* only its flag changes */
+  atomic_int *ran = count && x->bin == 0 ? &k->split_ran : x->bin ? &w->ran : NULL;
+  CUresult r = first_launch(ran, fn, g3, L->block, (unsigned)smem, cu_stream(L->stream, L->site),
+                            args);
   if (r == CUDA_SUCCESS)
     return 0;
   if (i == c->orig && !count && !timing)

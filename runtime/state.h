@@ -44,6 +44,7 @@ typedef struct rt_bin {
   int regs;
   int local; /* local memory bytes per thread (spills) */
   unsigned warp_smem; /* its frame's dynamic shared memory per warp (record's dsm), 0: none */
+  atomic_int ran;     /* a clone: it has run outside a capture (rt.c: first_launch) */
 } rt_bin;
 
 typedef enum { K_NEW, K_DEFERRED, K_PLAIN, K_READY } k_state;
@@ -57,6 +58,7 @@ typedef struct rt_kernel {
   rt_bin bin[MAX_BIN]; /* bin[0] is the original */
   int nbin;
   CUfunction split_fn; /* <name>__orion_split, or NULL */
+  atomic_int split_ran; /* it has run outside a capture (rt.c: first_launch) */
   unsigned long long module_key;
   int warned_fixed;
   /* The original's dynamic shared memory limit as the program set it, and
