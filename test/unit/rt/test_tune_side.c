@@ -1,8 +1,8 @@
 /* test_tune_side.c - side candidates of the runtime's tuner (runtime/tune.c,
- * tune.h step 4: the unroll version, other code rather than another
- * occupancy) on the simulated GPU of tune_sim.h: tested first, against the
- * original; the walk then starts from the original with the best so far as
- * its baseline. */
+ * tune.h step 4: the unroll versions, other code rather than another
+ * occupancy) on the simulated GPU of tune_sim.h: tested first, in turn,
+ * each against the best so far; the walk then starts from the original
+ * with the best so far as its baseline. */
 #include "tune_sim.h"
 
 /* Side candidates (the unroll version): tested first against the
@@ -78,7 +78,42 @@ static void test_side(void) {
   CHECK(orion_tuner_next(&r) == 2, "resumed: chose %d", orion_tuner_next(&r));
 }
 
+/* Two side candidates (u4 and u8: orig 0, cap 1, u4 2, u8 3), tested in
+ * turn, each against the best so far. */
+static void test_two_sides(void) {
+  orion_tuner t;
+  gpu g;
+  int chosen;
+  static const int sides[] = {0, 0, 1, 1};
+  /* u4 10 % faster, u8 20 %: u8 is tested against u4 and wins; the cap
+   * (3 % faster than the original) loses against u8. */
+  static const double u8_best[] = {1.00, 0.97, 0.90, 0.80};
+  sim s1 = {u8_best, 4, 0, +1, NULL, 0.005, 0, NULL, NULL, 7, ORION_TUNE_ADAPTIVE, sides};
+  gpu_init(&g, &s1);
+  run(&g, &t, &chosen);
+  double sp, half;
+  int pairs;
+  CHECK(chosen == 3 && t.c[2].base == 0 && t.c[3].base == 2 && t.c[1].base == 3 &&
+            orion_tuner_estimate(&t, 3, &sp, &half, &pairs) && fabs(sp - 1 / 0.80) <= half + 0.02,
+        "u8 best: chose %d (u8's base %d, cap's %d), estimate %.3f", chosen, t.c[3].base,
+        t.c[1].base, sp);
+  /* u4 20 % faster, u8 10 %: u8 loses against u4, which stays. */
+  static const double u4_best[] = {1.00, 1.05, 0.80, 0.90};
+  sim s2 = {u4_best, 4, 0, +1, NULL, 0.005, 0, NULL, NULL, 8, ORION_TUNE_ADAPTIVE, sides};
+  gpu_init(&g, &s2);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 2 && t.c[3].base == 2, "u4 best: chose %d (u8's base %d)", chosen, t.c[3].base);
+  /* u4 10 % slower, u8 10 % faster: u8 is tested against the original. */
+  static const double u4_loses[] = {1.00, 1.05, 1.10, 0.90};
+  sim s3 = {u4_loses, 4, 0, +1, NULL, 0.005, 0, NULL, NULL, 9, ORION_TUNE_ADAPTIVE, sides};
+  gpu_init(&g, &s3);
+  run(&g, &t, &chosen);
+  CHECK(chosen == 3 && t.c[3].base == 0, "u4 loses: chose %d (u8's base %d)", chosen,
+        t.c[3].base);
+}
+
 int main(void) {
   test_side();
+  test_two_sides();
   return CHECK_DONE();
 }
