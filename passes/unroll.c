@@ -81,6 +81,7 @@ static const struct {
  * function named cname. */
 static LLVMValueRef unrolled_clone(LLVMValueRef k, const char *cname, int factor) {
   static const int limits[] = {ORION_UNROLL_MAX_INSTS, ORION_UNROLL_SMALL_INSTS};
+  int size = instructions(k);
   for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
     LLVMValueRef c = orion_shim_clone_function(k, cname, NULL, 0);
     if (orion_shim_unroll_loops(c, factor, limits[l],
@@ -88,7 +89,7 @@ static LLVMValueRef unrolled_clone(LLVMValueRef k, const char *cname, int factor
       LLVMDeleteFunction(c);
       return NULL;
     }
-    if (instructions(c) - instructions(k) <= ORION_UNROLL_MAX_GROWTH ||
+    if (instructions(c) - size <= ORION_UNROLL_MAX_GROWTH ||
         l + 1 == sizeof limits / sizeof *limits)
       return c;
     LLVMDeleteFunction(c);
@@ -152,14 +153,13 @@ static void adopt(LLVMValueRef c, const char *tag, orion_maxlive_ctx *ml,
 
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
                        orion_maxlive_ctx *ml, orion_kernel_report *rep) {
-  int adopted = 0, last = instructions(k);
+  int adopted = 0, orig = instructions(k), last = orig;
   for (size_t f = 0; f < NFACTORS; f++) {
     LLVMValueRef c = clone_of(m, kernel, factors[f].tag);
     if (!c)
       continue;
     int size = instructions(c);
-    if (!take || rep->sel.n_versions >= ORION_MAX_RECORD_VERSIONS || size == instructions(k) ||
-        size == last) {
+    if (!take || rep->sel.n_versions >= ORION_MAX_RECORD_VERSIONS || size == orig || size == last) {
       LLVMDeleteFunction(c);
       continue;
     }

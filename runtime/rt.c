@@ -131,17 +131,17 @@ typedef struct launch {
 static CUresult first_launch(atomic_int *ran, CUfunction fn, const unsigned *g3, orion_dim3 blk,
                              unsigned smem, CUstream s, void **args) {
   CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (!ran || atomic_load_explicit(ran, memory_order_relaxed) ||
-      orion_rt.api.cuStreamIsCapturing(s, &cs) != CUDA_SUCCESS ||
-      cs != CU_STREAM_CAPTURE_STATUS_NONE)
-    return orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], blk.x, blk.y, blk.z, smem, s,
-                                       args, NULL);
-  CUstreamCaptureMode cm = orion_rt_relax_capture();
+  int first = ran && !atomic_load_explicit(ran, memory_order_relaxed) &&
+              orion_rt.api.cuStreamIsCapturing(s, &cs) == CUDA_SUCCESS &&
+              cs == CU_STREAM_CAPTURE_STATUS_NONE;
+  CUstreamCaptureMode cm = first ? orion_rt_relax_capture() : CU_STREAM_CAPTURE_MODE_GLOBAL;
   CUresult r = orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], blk.x, blk.y, blk.z, smem, s,
                                            args, NULL);
-  orion_rt_restore_capture(cm);
-  if (r == CUDA_SUCCESS)
-    atomic_store_explicit(ran, 1, memory_order_relaxed);
+  if (first) {
+    orion_rt_restore_capture(cm);
+    if (r == CUDA_SUCCESS)
+      atomic_store_explicit(ran, 1, memory_order_relaxed);
+  }
   return r;
 }
 
@@ -153,7 +153,7 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
                        int timing, int *failed) {
   rt_kernel *k = c->k;
   const rt_cand *x = &c->c[i];
-  const rt_bin *b = &k->bin[x->bin];
+  rt_bin *b = &k->bin[x->bin];
   if (failed)
     *failed = 0;
   /* The original untimed goes through cudaLaunchKernel itself; timed, it
@@ -184,8 +184,8 @@ static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned o
     args = a2;
   }
   size_t smem = L->shmem > x->pad ? L->shmem : x->pad;
-  rt_bin *w = &k->bin[x->bin]; /* only its flag changes */
-  atomic_int *ran = count && x->bin == 0 ? &k->split_ran : x->bin ? &w->ran : NULL;
+  /* the flag of the clone that runs: the split clone, or b unless it is the original */
+  atomic_int *ran = count && x->bin == 0 ? &k->split_ran : x->bin ? &b->ran : NULL;
   CUresult r = first_launch(ran, fn, g3, L->block, (unsigned)smem, cu_stream(L->stream, L->site),
                             args);
   if (r == CUDA_SUCCESS)

@@ -40,7 +40,8 @@ extern "C" {
 /* The unroll versions (OrionPass's unroll.c), tag and factor: clones with
  * their small innermost loops unrolled that many times, uncapped. */
 #define ORION_UNROLL_LIST(X) X("u4", 4) X("u8", 8)
-#define ORION_UNROLL_VERSIONS 2
+#define ORION_UNROLL_ONE(t, f) +1
+#define ORION_UNROLL_VERSIONS (0 ORION_UNROLL_LIST(ORION_UNROLL_ONE)) /* 2 */
 /* A record holds the selection's versions and the unroll versions. */
 #define ORION_MAX_RECORD_VERSIONS (ORION_MAX_VERSIONS + ORION_UNROLL_VERSIONS)
 #define ORION_DEFAULT_BLOCK 256 /* block size assumed when none is known */
