@@ -365,8 +365,11 @@ extern "C" int orion_shim_unroll_loops(LLVMValueRef F, int Count, int MaxInsts,
   if (!Marked)
     return 0;
   EarlyFAM->invalidate(*Fn, PreservedAnalyses::none());
-  PreservedAnalyses PA = LoopUnrollPass(LoopUnrollOptions(3, /*OnlyWhenForced=*/true)).run(*Fn, *EarlyFAM);
-  EarlyFAM->invalidate(*Fn, PA);
+  LoopUnrollPass(LoopUnrollOptions(3, /*OnlyWhenForced=*/true)).run(*Fn, *EarlyFAM);
+  // Nothing cached for the clone outlives this call: the caller may delete
+  // it (unroll.c), and a result keyed by a deleted function could be found
+  // again by a function allocated at its address.
+  EarlyFAM->clear(*Fn, Fn->getName());
   DominatorTree DT(*Fn);
   LoopInfo LI(DT);
   // A loop the unroller unrolled (and its run-time remainder) now says
