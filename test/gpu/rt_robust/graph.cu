@@ -153,8 +153,12 @@ static void mid_tuning_capture(const char *name, cudaStreamCaptureMode mode) {
 
 // cross_thread: the other thread's chain, 300 links launched while the
 // main thread captures (it starts the capture after the other's second
-// launch); how many of them fell inside the capture goes to stderr.
+// launch); how many of them fell inside the capture goes to stderr.  The
+// other thread synchronises its stream only once the capture has ended:
+// cudaStreamSynchronize is an unsafe call during another thread's global
+// capture, which it would invalidate in any build (seen 1 in 40 runs).
 static std::atomic<int> g_other_launches{0};
+static std::atomic<bool> g_capture_over{false};
 static bool g_other_ok = false; // read after pthread_join
 
 static void *other_thread(void *) {
@@ -166,6 +170,8 @@ static void *other_thread(void *) {
     c.link<6>(s, SMALL, 256, false);
     g_other_launches.fetch_add(1);
   }
+  while (!g_capture_over.load())
+    ;
   g_other_ok = c.finish(s);
   CK(cudaStreamDestroy(s));
   return nullptr;
@@ -189,6 +195,7 @@ static void cross_thread() {
   for (int k = 0; k < 4; k++) // a longer capture while the other thread tunes
     capture_mixed<6>(c, s);
   Graph G = end(c, s);
+  g_capture_over.store(true);
   std::fprintf(stderr, "note: cross_thread: the other thread launched %d of its 300 links "
                        "during the capture\n", g_other_launches.load() - before);
   replay(c, G, s, 3);
