@@ -499,11 +499,11 @@ static int start_tuning(rt_config *c) {
   for (int i = 0; i < c->n; i++)
     if (is_side(c, i))
       orion_tuner_side(&c->tuner, i);
-  if (orion_rt.api.cuEventCreate(&c->ev[0], CU_EVENT_DEFAULT) ||
-      orion_rt.api.cuEventCreate(&c->ev[1], CU_EVENT_DEFAULT)) {
-    c->source = "untimed";
-    return c->orig; /* cannot time: stay on the original */
-  }
+  for (int j = 0; j < 2 * RT_PENDING; j++)
+    if (orion_rt.api.cuEventCreate(&c->pend[j / 2].ev[j % 2], CU_EVENT_DEFAULT)) {
+      c->source = "untimed";
+      return c->orig; /* cannot time: stay on the original */
+    }
   c->checked = orion_rt.mode == MODE_ADAPTIVE && orion_rt.recheck > 0;
   const rt_cand *o = &c->c[c->orig];
   for (int i = 0; i < c->n; i++) /* the stakes of tune.h, step 5 */
@@ -535,7 +535,6 @@ static int start_tuning(rt_config *c) {
 
 static void config_init(rt_config *c) {
   pthread_mutex_init(&c->mu, NULL);
-  c->pending = -1;
   atomic_init(&c->final, -1);
   atomic_init(&c->launches, 0);
   atomic_init(&c->timed_ns, 0);

@@ -30,6 +30,7 @@
   X(cuOccupancyAvailableDynamicSMemPerBlock, (size_t *, CUfunction, int, int), 1)    \
   X(cuEventCreate, (CUevent *, unsigned), 1)                                         \
   X(cuEventRecord, (CUevent, CUstream), 1)                                           \
+  X(cuEventQuery, (CUevent), 1)                                                      \
   X(cuEventSynchronize, (CUevent), 1)                                                \
   X(cuEventElapsedTime, (float *, CUevent, CUevent), 1)                              \
   X(cuStreamIsCapturing, (CUstream, CUstreamCaptureStatus *), 1)                     \

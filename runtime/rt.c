@@ -252,6 +252,7 @@ static void publish(rt_config *c) {
   atomic_store(&c->next_check, atomic_load(&c->launches) +
                                    orion_plan_recheck_gap(c->tuner.rechecks, orion_rt.recheck));
   atomic_store(&c->final, f);
+  c->pend_n = 0; /* times still in flight mean nothing to a settled tuner (tune.h, step 10) */
 }
 
 /* Candidate i failed to launch (the original ran in its place): it is never
@@ -264,34 +265,41 @@ static void drop(rt_config *c, int i) {
   publish(c);
 }
 
-/* Read the pending measurement, if any, into the tuner (waiting for it:
- * running the best so far instead while it is outstanding would keep a
- * program that queues many launches on a slower version for much longer,
- * as the measurements would arrive only at its own synchronisations).
- * c->mu held. */
-static void resolve_pending(rt_config *c) {
-  if (c->pending < 0)
-    return;
-  float ms = 0;
+/* Read the times of the timed launches in flight into the tuner, oldest
+ * first, until at most `keep` are left, and any later one whose launch has
+ * ended (waiting for them: running the best so far instead while one is
+ * outstanding would keep a program that queues many launches on a slower
+ * version for much longer, as the times would arrive only at its own
+ * synchronisations).  So with keep 1 a launch is chosen before the time
+ * of the one before it is known only while that one still runs (tune.h,
+ * step 10).  c->mu held. */
+static void resolve(rt_config *c, int keep) {
   CUstreamCaptureMode cm = orion_rt_relax_capture(); /* the events are never captured */
-  int ok = orion_rt.api.cuEventSynchronize(c->ev[1]) == CUDA_SUCCESS &&
-           orion_rt.api.cuEventElapsedTime(&ms, c->ev[0], c->ev[1]) == CUDA_SUCCESS;
-  orion_rt_restore_capture(cm);
-  if (ok) {
+  while (c->pend_n > 0) {
+    struct rt_timing *p = &c->pend[c->pend_head];
+    if (c->pend_n <= keep && orion_rt.api.cuEventQuery(p->ev[1]) != CUDA_SUCCESS)
+      break;
+    float ms = 0;
+    int ok = orion_rt.api.cuEventSynchronize(p->ev[1]) == CUDA_SUCCESS &&
+             orion_rt.api.cuEventElapsedTime(&ms, p->ev[0], p->ev[1]) == CUDA_SUCCESS;
+    c->pend_head = (c->pend_head + 1) % RT_PENDING;
+    c->pend_n--;
+    if (!ok)
+      continue;
     if (orion_rt.debug)
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
-              "1000 blocks; host %.1f us%s)\n",
-              c->k->name, atomic_load(&c->launches), c->c[c->pending].tag, c->pending_work, ms,
-              ms * 1e6 / c->pending_work, c->pending_host_us,
-              c->pending_idle ? ", idle stream" : "");
-    orion_tuner_feed(&c->tuner, c->pending, ms, c->pending_work, c->pending_key);
+              "1000 blocks; host %.1f us%s%s)\n",
+              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms,
+              ms * 1e6 / p->work, p->host_us, p->idle ? ", idle stream" : "",
+              p->ahead ? ", chosen ahead" : "");
+    orion_tuner_feed(&c->tuner, p->cand, ms, p->work, p->key);
     atomic_fetch_add_explicit(&c->timed_ns, (long long)(ms * 1e6), memory_order_relaxed);
     atomic_fetch_add_explicit(&c->timed_n, 1, memory_order_relaxed);
     atomic_store_explicit(&c->loss_ns, (long long)(orion_tuner_loss(&c->tuner) * 1e6),
                           memory_order_relaxed);
   }
-  c->pending = -1;
+  orion_rt_restore_capture(cm);
   publish(c);
 }
 
@@ -350,20 +358,25 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
                  double work, unsigned long long key) {
   int failed = 0;
   CUstream s = cu_stream(L->stream, L->site);
+  if (c->pend_n == RT_PENDING)
+    resolve(c, RT_PENDING - 1);
+  struct rt_timing *p = &c->pend[(c->pend_head + c->pend_n) % RT_PENDING];
   int idle =
       orion_rt.debug && orion_rt.api.cuStreamQuery && orion_rt.api.cuStreamQuery(s) == CUDA_SUCCESS;
   double h0 = orion_rt.debug ? orion_rt_now_us() : 0;
-  int t0 = orion_rt.api.cuEventRecord(c->ev[0], s) == CUDA_SUCCESS;
+  int t0 = orion_rt.api.cuEventRecord(p->ev[0], s) == CUDA_SUCCESS;
   int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
-  int t1 = t0 && orion_rt.api.cuEventRecord(c->ev[1], s) == CUDA_SUCCESS;
-  c->pending_host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
-  c->pending_idle = idle;
+  int t1 = t0 && orion_rt.api.cuEventRecord(p->ev[1], s) == CUDA_SUCCESS;
+  p->host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
+  p->idle = idle;
+  p->ahead = c->pend_n > 0;
   if (failed) {
     drop(c, i);
   } else if (rc == 0 && t1) {
-    c->pending = i;
-    c->pending_key = key;
-    c->pending_work = work;
+    p->cand = i;
+    p->key = key;
+    p->work = work;
+    c->pend_n++;
   }
   return rc;
 }
@@ -436,7 +449,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned off = 0;
   int rc = 0;
   while (off < g3[dim] && rc == 0) {
-    resolve_pending(c);
+    resolve(c, 0);
     unsigned left = g3[dim] - off;
     int f = atomic_load(&c->final);
     int i = f >= 0 ? f : next_cand(c, blocks);
@@ -521,16 +534,42 @@ static int start_recheck(rt_config *c) {
   return f;
 }
 
+/* The candidate for a whole launch of `blocks` blocks chosen one launch
+ * ahead (tune.h, step 10): adaptive mode, one timed launch still running,
+ * the original timed already (the budget's stake is priced in its time:
+ * without it affordable() lets any trial through), the tuner's pattern
+ * certain, no round guard in the way (next_cand) and the budget covering
+ * the trial; else -1, and the caller waits for that time and chooses as
+ * usual.  c->mu held. */
+static int ahead(rt_config *c, unsigned long long blocks) {
+  rt_device *d = &orion_rt.dev[c->k->dev];
+  if (c->pend_n != 1 || orion_rt.mode != MODE_ADAPTIVE || !c->idle_checked || !d->known ||
+      atomic_load(&c->final) >= 0 || !(orion_tuner_median(&c->tuner, c->orig) > 0))
+    return -1;
+  const struct rt_timing *p = &c->pend[c->pend_head];
+  int i = orion_tuner_next_ahead(&c->tuner, p->cand, p->key);
+  if (i < 0 || (i != c->orig && orion_plan_round_guard(blocks, d->sms, per_sm(c, c->orig),
+                                                        per_sm(c, i))))
+    return -1;
+  return affordable(c, blocks) ? i : -1;
+}
+
+/* A launch while tuning (or re-checking).  c->mu taken here. */
 static int tune_launch(rt_config *c, const launch *L) {
   pthread_mutex_lock(&c->mu);
-  resolve_pending(c);
-  int f = atomic_load(&c->final), rc;
+  resolve(c, 1);
+  unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
+  int f = atomic_load(&c->final), rc, i;
   CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
   if (f >= 0) {
     rc = untimed(c, f, L, 0, 0, 0);
   } else if (orion_rt.api.cuStreamIsCapturing(cu_stream(L->stream, L->site), &cs) != CUDA_SUCCESS ||
              cs != CU_STREAM_CAPTURE_STATUS_NONE) {
     rc = untimed(c, c->tuner.best, L, 0, 0, 0); /* in a graph */
+  } else if ((i = ahead(c, blocks)) >= 0) {
+    rc = timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
+  } else if (resolve(c, 0), (f = atomic_load(&c->final)) >= 0) {
+    rc = untimed(c, f, L, 0, 0, 0); /* the last time settled it */
   } else {
     /* By default every sample is a whole launch.  Under ORION_SPLIT=1 a
      * launch outside any loop is split (chunks of two waves) so it can be
@@ -543,8 +582,7 @@ static int tune_launch(rt_config *c, const launch *L) {
       rc = split_launch(c, L, once ? 2 : 4);
     }
     if (rc == -1) {
-      unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
-      int i = next_cand(c, blocks);
+      i = next_cand(c, blocks);
       f = atomic_load(&c->final);
       if (f < 0 && !affordable(c, blocks)) { /* the trial waits: the best so far runs */
         orion_tuner_wait(&c->tuner);

@@ -30,6 +30,7 @@
 
 #define MAX_BIN (ORION_MAX_RECORD_VERSIONS) /* binaries: the original and its clones */
 #define MAX_CANDS ORION_TUNE_MAX_CANDS
+#define RT_PENDING 2 /* timed launches in flight per configuration */
 #define MAX_ARGS 256
 #define MAX_DEVICES 64
 #define KHASH 256
@@ -94,14 +95,21 @@ typedef struct rt_config {
   int rechecks_seen; /* re-check verdicts ORION_DEBUG has printed */
   pthread_mutex_t mu;
   orion_tuner tuner;
-  CUevent ev[2];
   int idle_checked;             /* idle padding versions looked for (next_cand) */
   atomic_int failed[MAX_CANDS]; /* launches of each version that failed (then dropped) */
-  int pending;                  /* candidate timed by ev, or -1 */
-  unsigned long long pending_key; /* ... its comparability key (tune.h, step 2) */
-  double pending_work;          /* blocks it ran */
-  double pending_host_us;       /* ORION_DEBUG: host time from the first event to the second */
-  int pending_idle;             /* ORION_DEBUG: the stream was idle before the first event */
+  /* Timed launches whose times the tuner has not had yet, oldest first
+   * from pend_head (rt.c: at most one while the next is chosen, tune.h
+   * step 10). */
+  struct rt_timing {
+    CUevent ev[2];
+    int cand;               /* the candidate timed */
+    unsigned long long key; /* its comparability key (tune.h, step 2) */
+    double work;            /* blocks it ran */
+    double host_us;         /* ORION_DEBUG: host time from the first event to the second */
+    int idle;               /* ORION_DEBUG: the stream was idle before the first event */
+    int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
+  } pend[RT_PENDING];
+  int pend_head, pend_n;
   /* The budget of tune.h, step 5, read lock-free by every configuration:
    * this one's timed launches and their time, and tuning's loss. */
   atomic_llong timed_ns, loss_ns;

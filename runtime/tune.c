@@ -284,8 +284,14 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
     if (t->have_c) { /* the candidate sample's "after" */
       t->have_c = 0;
       if (key == t->c_key) {
-        double x = t->c_val - (t->cb_val + v) / 2;
         orion_tune_cand *c = &t->c[t->cur];
+        if (t->dry) { /* the pattern only: no pair, no verdict */
+          t->unpaired = 0;
+          t->have_o = 1, t->o_key = key;
+          t->want_orig = (c->pairs.n + 1) % 2 == 0;
+          return;
+        }
+        double x = t->c_val - (t->cb_val + v) / 2;
         add_pair_to(&c->pairs, x, t->c_odd);
         if (c->pairs.n == 1 || x > c->worst)
           c->worst = x;
@@ -326,11 +332,13 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
     t->rc_o = v, t->rc_step = 2;
     return;
   }
+  t->phase = PH_DONE;
+  if (t->dry)
+    return;
   double x = (t->rc_b + v) / 2 - t->rc_o;
   add_pair_to(&t->c[t->final].rc, x, 0);
   t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
   t->rechecks++;
-  t->phase = PH_DONE;
   int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
   double sum = 0;
   for (int i = 0; i < w; i++)
@@ -450,6 +458,23 @@ int orion_tuner_next(const orion_tuner *t) {
   default:
     return t->cur;
   }
+}
+
+int orion_tuner_next_ahead(const orion_tuner *t, int cand, unsigned long long key) {
+  if (t->mode != ORION_TUNE_ADAPTIVE || (t->phase != PH_WALK && t->phase != PH_RECHECK))
+    return -1;
+  if (t->phase == PH_WALK && cand == t->base && t->have_c && key == t->c_key &&
+      t->c_val > t->cb_val)
+    return -1; /* the pair it closes has the candidate slower so far: a verdict against it is
+                  likely, and a launch ahead would be one of the loser */
+  orion_tuner u = *t;
+  u.dry = 1;
+  orion_tuner_feed(&u, cand, 1e-9, 1, key); /* any time: a dry feed judges nothing */
+  if (u.phase != t->phase || u.cur != t->cur || u.base != t->base)
+    return -1;
+  if (t->phase == PH_WALK && t->c[t->cur].pairs.n + 1 >= t->cfg.max_pairs)
+    return -1; /* that pair ends the test whatever its time */
+  return orion_tuner_next(&u);
 }
 
 int orion_tuner_settled(const orion_tuner *t) { return t->phase == PH_DONE; }

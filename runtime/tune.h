@@ -110,6 +110,16 @@
  *      chain of winners back to the original (variances added), pooled
  *      with the re-check pairs (each against the original directly) by
  *      inverse variance, with its 95 % confidence half-width.
+ *  10. one launch ahead (orion_tuner_next_ahead): within a test the order
+ *      of launches (baseline, candidate, baseline, the parity shift) does
+ *      not depend on the times, only the verdict does; so the caller can
+ *      launch the next sample before the time of the one in flight is
+ *      known, keeping the GPU busy while the host submits it (on a
+ *      stream with nothing queued, events also time the host's
+ *      submission: 5-8 us, noise of several percent on a kernel of tens
+ *      of microseconds).  A verdict that the late time brings costs at
+ *      most that one launch of the loser; so no launch is chosen ahead
+ *      where the pair being closed has the candidate slower so far.
  * Exhaustive (a measurement mode: no evidence rule): every candidate runs
  * `exhaustive_samples` times after one warm-up launch, round robin (so
  * drifting work reaches every candidate alike); the choice is the fastest
@@ -203,6 +213,7 @@ typedef struct orion_tuner {
   unsigned long long rc_key;
   int rechecks, reverted;
   double window[ORION_TUNE_WINDOW];
+  int dry; /* orion_tuner_next_ahead's copy: feeds move the launch pattern only */
   orion_tune_cand c[ORION_TUNE_MAX_CANDS];
 } orion_tuner;
 
@@ -241,6 +252,14 @@ void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum
 
 /* The candidate to launch now; when settled, the final choice. */
 int orion_tuner_next(const orion_tuner *t);
+/* The candidate orion_tuner_next would name after a launch of `cand`
+ * with key `key` is fed, provided that feed ends neither the test under
+ * way nor the re-check (see 10); -1 when the feed would move the walk on
+ * whatever the time (a warm-up, a step of the walk, the last pair), when
+ * it closes a pair whose candidate sample was slower than the baseline's
+ * before it (a verdict against the candidate is likely), or in exhaustive
+ * mode.  The tuner is not changed. */
+int orion_tuner_next_ahead(const orion_tuner *t, int cand, unsigned long long key);
 /* 1 once the choice is final (and no re-check is under way). */
 int orion_tuner_settled(const orion_tuner *t);
 /* Feed the time (ms) of a launch of candidate `cand` that did `work` units

@@ -28,7 +28,10 @@
  * GPU time less its own tuning loss to cover the stake (a budget per
  * kernel beside the program's; --budget 1 leaves it alone).
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
- * host threads.  Timed launches are fed with their work (blocks) and the
+ * host threads, and rt.c's launch chosen one ahead (tune.h, step 10: a
+ * time is fed here before the next launch is chosen; the traces' CUPTI
+ * times hold no host submission for that launch to avoid, and a verdict
+ * costs no launch of the loser).  Timed launches are fed with their work (blocks) and the
  * grid's block count as the comparability key.
  *
  * Scenario (whitespace separated, one record a line):
