@@ -309,6 +309,14 @@ static int per_sm(const rt_config *c, int i) {
   return c->c[i].warps / wpb;
 }
 
+/* Candidate i needs more rounds than the original for a grid of `blocks`
+ * blocks the original runs in one (plan.h's round guard). */
+static int round_guarded(const rt_config *c, unsigned long long blocks, int i) {
+  const rt_device *d = &orion_rt.dev[c->k->dev];
+  return i != c->orig && d->known &&
+         orion_plan_round_guard(blocks, d->sms, per_sm(c, c->orig), per_sm(c, i));
+}
+
 /* The tuner's candidate for a launch of `blocks` blocks, after letting the
  * walk pass over candidates the round guard predicts much slower (plan.h).
  * c->mu held. */
@@ -330,9 +338,8 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
   }
   for (;;) {
     int i = orion_tuner_next(&c->tuner);
-    if (orion_rt.mode != MODE_ADAPTIVE || orion_tuner_settled(&c->tuner) || i == c->orig ||
-        !d->known || !orion_plan_round_guard(blocks, d->sms, per_sm(c, c->orig), per_sm(c, i)) ||
-        !orion_tuner_skip(&c->tuner, i))
+    if (orion_rt.mode != MODE_ADAPTIVE || orion_tuner_settled(&c->tuner) ||
+        !round_guarded(c, blocks, i) || !orion_tuner_skip(&c->tuner, i))
       return i;
     if (orion_rt.debug)
       fprintf(stderr,
@@ -542,16 +549,41 @@ static int start_recheck(rt_config *c) {
  * the trial; else -1, and the caller waits for that time and chooses as
  * usual.  c->mu held. */
 static int ahead(rt_config *c, unsigned long long blocks) {
-  rt_device *d = &orion_rt.dev[c->k->dev];
-  if (c->pend_n != 1 || orion_rt.mode != MODE_ADAPTIVE || !c->idle_checked || !d->known ||
-      atomic_load(&c->final) >= 0 || !(orion_tuner_median(&c->tuner, c->orig) > 0))
+  if (c->pend_n != 1 || orion_rt.mode != MODE_ADAPTIVE || !c->idle_checked ||
+      !orion_rt.dev[c->k->dev].known || atomic_load(&c->final) >= 0 ||
+      !(orion_tuner_median(&c->tuner, c->orig) > 0))
     return -1;
   const struct rt_timing *p = &c->pend[c->pend_head];
   int i = orion_tuner_next_ahead(&c->tuner, p->cand, p->key);
-  if (i < 0 || (i != c->orig && orion_plan_round_guard(blocks, d->sms, per_sm(c, c->orig),
-                                                        per_sm(c, i))))
-    return -1;
-  return affordable(c, blocks) ? i : -1;
+  return i >= 0 && !round_guarded(c, blocks, i) && affordable(c, blocks) ? i : -1;
+}
+
+/* A tuning launch chosen with every time in (the caller could not choose
+ * one ahead).  c->mu held. */
+static int tune_now(rt_config *c, const launch *L, unsigned long long blocks) {
+  resolve(c, 0);
+  int f = atomic_load(&c->final);
+  if (f >= 0)
+    return untimed(c, f, L, 0, 0, 0); /* the last time settled it */
+  /* By default every sample is a whole launch.  Under ORION_SPLIT=1 a
+   * launch outside any loop is split (chunks of two waves) so it can be
+   * tuned at all, and one in a loop whose grid holds three chunks of four
+   * waves of the original (split_launch says why not by default); never
+   * during a re-check, whose samples are whole launches. */
+  if (orion_rt.split && !strcmp(c->source, "tuning") && c->k->split_fn && L->site) {
+    int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
+    int rc = split_launch(c, L, once ? 2 : 4);
+    if (rc != -1)
+      return rc;
+  }
+  int i = next_cand(c, blocks);
+  f = atomic_load(&c->final);
+  if (f < 0 && !affordable(c, blocks)) { /* the trial waits: the best so far runs */
+    orion_tuner_wait(&c->tuner);
+    f = c->tuner.best;
+  }
+  return f >= 0 ? untimed(c, f, L, 0, 0, 0)
+                : timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
 }
 
 /* A launch while tuning (or re-checking).  c->mu taken here. */
@@ -561,37 +593,15 @@ static int tune_launch(rt_config *c, const launch *L) {
   unsigned long long blocks = (unsigned long long)L->grid.x * L->grid.y * L->grid.z;
   int f = atomic_load(&c->final), rc, i;
   CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (f >= 0) {
+  if (f >= 0)
     rc = untimed(c, f, L, 0, 0, 0);
-  } else if (orion_rt.api.cuStreamIsCapturing(cu_stream(L->stream, L->site), &cs) != CUDA_SUCCESS ||
-             cs != CU_STREAM_CAPTURE_STATUS_NONE) {
+  else if (orion_rt.api.cuStreamIsCapturing(cu_stream(L->stream, L->site), &cs) != CUDA_SUCCESS ||
+           cs != CU_STREAM_CAPTURE_STATUS_NONE)
     rc = untimed(c, c->tuner.best, L, 0, 0, 0); /* in a graph */
-  } else if ((i = ahead(c, blocks)) >= 0) {
+  else if ((i = ahead(c, blocks)) >= 0)
     rc = timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
-  } else if (resolve(c, 0), (f = atomic_load(&c->final)) >= 0) {
-    rc = untimed(c, f, L, 0, 0, 0); /* the last time settled it */
-  } else {
-    /* By default every sample is a whole launch.  Under ORION_SPLIT=1 a
-     * launch outside any loop is split (chunks of two waves) so it can be
-     * tuned at all, and one in a loop whose grid holds three chunks of
-     * four waves of the original (split_launch says why not by default);
-     * never during a re-check, whose samples are whole launches. */
-    rc = -1;
-    if (orion_rt.split && !strcmp(c->source, "tuning") && c->k->split_fn && L->site) {
-      int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
-      rc = split_launch(c, L, once ? 2 : 4);
-    }
-    if (rc == -1) {
-      i = next_cand(c, blocks);
-      f = atomic_load(&c->final);
-      if (f < 0 && !affordable(c, blocks)) { /* the trial waits: the best so far runs */
-        orion_tuner_wait(&c->tuner);
-        f = c->tuner.best;
-      }
-      rc = f >= 0 ? untimed(c, f, L, 0, 0, 0)
-                  : timed(c, i, L, 0, 0, 0, (double)blocks, grid_key(L->grid));
-    }
-  }
+  else
+    rc = tune_now(c, L, blocks);
   pthread_mutex_unlock(&c->mu);
   return rc;
 }
