@@ -602,6 +602,11 @@ int orion_run_device_module(LLVMModuleRef m, const orion_pass_options *opt) {
   LLVMValueRef *kernels = orion_module_kernels(m, &n); /* before clones join the list */
   if (!kernels)
     return 0;
+  size_t kept = 0; /* not the unroll clones: their kernels adopt or delete them */
+  for (size_t i = 0; i < n; i++)
+    if (!orion_unroll_pending(kernels[i]))
+      kernels[kept++] = kernels[i];
+  n = kept;
   size_t idlen;
   const char *mid = LLVMGetModuleIdentifier(m, &idlen);
   orion_maxlive_ctx *ctx = orion_maxlive_new(m);

@@ -138,6 +138,9 @@ int orion_unroll_clones(LLVMModuleRef m);
  * are deleted.  Returns how many versions were added. */
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
                        orion_maxlive_ctx *ml, orion_kernel_report *rep);
+/* 1 when f is an unroll clone not adopted yet: its kernel's
+ * orion_unroll_adopt adopts or deletes it, so it is no kernel to process. */
+int orion_unroll_pending(LLVMValueRef f);
 /* Late phase, after every kernel: delete the unroll clones no kernel
  * adopted.  Returns how many. */
 int orion_unroll_sweep(LLVMModuleRef m);

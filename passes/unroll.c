@@ -170,6 +170,8 @@ int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int 
   return adopted;
 }
 
+int orion_unroll_pending(LLVMValueRef f) { return orion_str_attr(f, UNROLL_ATTR) != NULL; }
+
 int orion_unroll_sweep(LLVMModuleRef m) {
   int n = 0;
   LLVMValueRef f = LLVMGetFirstFunction(m);
