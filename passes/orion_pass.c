@@ -22,7 +22,9 @@
  *   5. split parameters (orion/rt.h), when asked for (-orion-split-clones,
  *      ORION_SPLIT_CLONES=1: the runtime splits launches only under
  *      ORION_SPLIT=1) and the kernel is split-safe and has more than one
- *      version: every clone gets ORION_SPLIT_PARAMS hidden
+ *      version: every clone gets ORION_SPLIT_PARAMS hidden (the unroll
+ *      versions too, each checked on its own: one whose inlining differs
+ *      from the kernel's so that it is not split-safe is dropped)
  *      i32 parameters after its own (off_x, off_y, off_z, nctaid_x,
  *      nctaid_y, nctaid_z); in the clone each read of %ctaid.d becomes
  *      (read + off_d) and each read of %nctaid.d the parameter nctaid_d, so
@@ -432,17 +434,45 @@ static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
   }
 }
 
+/* With hp hidden parameters: unroll clone u (np parameters) replaced by a
+ * copy of itself with them, named as u was.  Returns 1 if it did. */
+static int split_unroll_clone(LLVMValueRef u, unsigned hp, unsigned np) {
+  if (!hp || LLVMCountParams(u) != np)
+    return 0;
+  size_t n;
+  const char *s = LLVMGetValueName2(u, &n);
+  char cname[ORION_RECORD_KERNEL_MAX + 32];
+  if (n >= sizeof cname)
+    return 0;
+  memcpy(cname, s, n + 1);
+  LLVMSetValueName2(u, "", 0);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(u)));
+  LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
+  for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
+    hidden[j] = i32;
+  LLVMValueRef c = orion_shim_clone_function(u, cname, hidden, hp);
+  rewrite_split_sregs(c, np);
+  LLVMDeleteFunction(u);
+  return 1;
+}
+
 /* Clone k once per register-capped version of rep->sel and, with hp hidden
- * parameters, once more as the split entry.  Returns 1 if it added any. */
+ * parameters, once more as the split entry, and give the unroll versions
+ * the hidden parameters too.  Returns 1 if it added or changed any. */
 static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_kernel_report *rep,
                        unsigned hp, unsigned np) {
   int changed = 0;
   for (int i = 0; i <= rep->sel.n_versions; i++) {
     /* i < n_versions: the capped versions; i == n_versions: the split clone */
     const orion_version *v = i < rep->sel.n_versions ? &rep->sel.versions[i] : NULL;
+    char cname[ORION_RECORD_KERNEL_MAX + 32];
+    if (v && v->role == ORION_ROLE_UNROLL && orion_clone_name(name, v->tag, cname, sizeof cname)) {
+      LLVMValueRef u = LLVMGetNamedFunction(m, cname);
+      changed |= u && split_unroll_clone(u, hp, np);
+      continue;
+    }
     if (v ? v->is_pad || v->max_regs <= 0 : !hp)
       continue;
-    char cname[ORION_RECORD_KERNEL_MAX + 32];
     if (!orion_clone_name(name, v ? v->tag : ORION_SPLIT_SUFFIX, cname, sizeof cname) ||
         LLVMGetNamedFunction(m, cname))
       continue;
@@ -562,16 +592,18 @@ static int process_kernel(LLVMModuleRef m, LLVMValueRef k, orion_maxlive_ctx *ml
    * only under ORION_SPLIT=1, and the split clone is one more compile of
    * the kernel) and when there is a choice to make. */
   char split_buf[512];
+  const char *blocked = opt->split ? split_blocker(m, k, split_buf, sizeof split_buf) : NULL;
+  /* The unroll versions (unroll.c), each split-safe where the kernel is
+   * (emit_clones gives them the split parameters). */
+  orion_unroll_adopt(m, k, name, opt->versions_enabled && opt->max_versions != 1,
+                     opt->split && !blocked ? split_blocker : NULL, ml_ctx, &rep);
   const char *split_why =
       !opt->split             ? "split clones off (ORION_SPLIT_CLONES=1 or orion-cc --orion-split)"
-      : rep.sel.n_versions > 1 ? split_blocker(m, k, split_buf, sizeof split_buf)
+      : rep.sel.n_versions > 1 ? blocked
                                : "one version: nothing to split for";
   rep.hidden_params = split_why ? 0 : ORION_SPLIT_PARAMS;
   rep.split_note = split_why;
   unsigned hp = (unsigned)rep.hidden_params, np = LLVMCountParams(k);
-  /* The unroll version (unroll.c) has the original's signature. */
-  orion_unroll_adopt(m, k, name, opt->versions_enabled && !hp && opt->max_versions != 1, ml_ctx,
-                     &rep);
 
   orion_record rec;
   memset(&rec, 0, sizeof rec);

@@ -133,11 +133,16 @@ int orion_is_optimised(LLVMValueRef f);
  * NVPTX module after the simplification pipeline, before the optimisation
  * pipeline's loop unroller.  Returns how many clones were made. */
 int orion_unroll_clones(LLVMModuleRef m);
+/* Why function f cannot take the split parameters (into buf), or NULL. */
+typedef const char *orion_split_check(LLVMModuleRef m, LLVMValueRef f, char *buf, size_t n);
 /* Late phase: kernel k's unroll clones (if any) become versions u4 and u8
- * of rep->sel when take is set and the unroller changed them; else they
+ * of rep->sel when take is set, the unroller changed them and, where
+ * split_ok is not NULL (the kernel takes split parameters), split_ok finds
+ * nothing against the clone (its inlining may differ from k's); else they
  * are deleted.  Returns how many versions were added. */
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
-                       orion_maxlive_ctx *ml, orion_kernel_report *rep);
+                       orion_split_check *split_ok, orion_maxlive_ctx *ml,
+                       orion_kernel_report *rep);
 /* 1 when f is an unroll clone not adopted yet: its kernel's
  * orion_unroll_adopt adopts or deletes it, so it is no kernel to process. */
 int orion_unroll_pending(LLVMValueRef f);

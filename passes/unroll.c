@@ -32,9 +32,12 @@
  *      no cap, its warps from its own max-live), unless the unroller left
  *      it the size of the original or of the unroll version before it (a
  *      loop it would not unroll: convergent calls, no computable trip
- *      count; a trip count that caps the factor) or the kernel takes no
- *      versions (split parameters, versions off, a kernel left alone); the
+ *      count; a trip count that caps the factor), the kernel takes no
+ *      versions (versions off, a kernel left alone), or the kernel takes
+ *      split parameters and the clone could not (its own inlining); the
  *      clone is then deleted.  Every clone is either in a record or gone.
+ *      Under split parameters orion_pass.c gives an adopted clone the
+ *      hidden parameters as it gives the capped ones.
  *
  * The runtime tries the unroll versions first, each against the best so
  * far from the original on, under the same evidence rule as every version
@@ -152,14 +155,17 @@ static void adopt(LLVMValueRef c, const char *tag, orion_maxlive_ctx *ml,
 }
 
 int orion_unroll_adopt(LLVMModuleRef m, LLVMValueRef k, const char *kernel, int take,
-                       orion_maxlive_ctx *ml, orion_kernel_report *rep) {
+                       orion_split_check *split_ok, orion_maxlive_ctx *ml,
+                       orion_kernel_report *rep) {
   int adopted = 0, orig = instructions(k), last = orig;
   for (size_t f = 0; f < NFACTORS; f++) {
     LLVMValueRef c = clone_of(m, kernel, factors[f].tag);
     if (!c)
       continue;
     int size = instructions(c);
-    if (!take || rep->sel.n_versions >= ORION_MAX_RECORD_VERSIONS || size == orig || size == last) {
+    char why[256];
+    if (!take || rep->sel.n_versions >= ORION_MAX_RECORD_VERSIONS || size == orig ||
+        size == last || (split_ok && split_ok(m, c, why, sizeof why))) {
       LLVMDeleteFunction(c);
       continue;
     }

@@ -13,6 +13,9 @@ program, in rounds whose order rotates, it runs:
     adaptive             Orion's binary, tuning included, ORION_CACHE=off
     cached               Orion's binary with a decision cache filled by one
                          untimed adaptive run before the rounds
+    split                as adaptive, with ORION_SPLIT=1 (single launches
+                         tuned on chunks; needs a build with split clones,
+                         orion-cc --orion-split or ORION_SPLIT_CLONES=1)
     fixed:<tag>          every version the binary has (orig included), alone
                          (--tags: only those named)
     claims               (after the rounds) each kernel whose adaptive runs
@@ -34,9 +37,9 @@ run stopped by the deadline leaves whole programs behind:
                  run took over --max-run-s twice and the program was left out)
     tags.csv     program,kernel,tag       (versions found for each kernel)
     choices.csv  program,mode,run,kernel,block,chosen,speedup,iterations,launches
-                 (liborionrt's report of adaptive and cached runs)
+                 (liborionrt's report of adaptive, cached and split runs)
     fail/        output of each failed run
-    traces/      with --traces: every launch of each off, adaptive and fixed
+    traces/      with --traces: every launch of each off, adaptive, split and fixed
                  run, <program>.<mode>.<run>.tsv.gz (trace_compact; fixed:<tag> as fixed_<tag>), and
                  the runtime's JSON report of each adaptive run,
                  <program>.adaptive.<run>.json: the input of tunesim
@@ -240,8 +243,8 @@ class Runner:
         check = check and per is not None
         if not record:
             return check, out, per or {}
-        if self.a.traces and per is not None and (mode in ('off', 'adaptive') or
-                                                  mode.startswith('fixed:')):
+        traced = mode in ('off', 'adaptive', 'split') or mode.startswith('fixed:')
+        if self.a.traces and per is not None and traced:
             base = os.path.join(self.a.out, 'traces', '%s.%s.%s' % (prog, mode.replace(':', '_'), run))
             trace_compact(records, dropped, base + '.tsv.gz')
             rep = env_extra.get('ORION_REPORT')
@@ -303,19 +306,20 @@ class Runner:
         modes = [('nvcc', {}), ('clang', {}),
                  ('off', {'ORION_MODE': 'off', 'ORION_CACHE': 'off'}),
                  ('adaptive', {'ORION_MODE': 'adaptive', 'ORION_CACHE': 'off'}),
-                 ('cached', {'ORION_CACHE': cache})]
+                 ('cached', {'ORION_CACHE': cache}),
+                 ('split', {'ORION_MODE': 'adaptive', 'ORION_CACHE': 'off', 'ORION_SPLIT': '1'})]
         modes += [('fixed:' + t, {'ORION_MODE': 'fixed:' + t, 'ORION_CACHE': 'off'})
                   for t in alltags]
         modes = [(m, e) for m, e in modes if m.split(':')[0] in want]
         for r in range(self.a.runs):
             order = modes[r % len(modes):] + modes[:r % len(modes)]
             for mode, env in order:
-                if mode in ('adaptive', 'cached'):
+                if mode in ('adaptive', 'cached', 'split'):
                     env = dict(env, ORION_REPORT=report)
                     if os.path.exists(report):
                         os.remove(report)
                 self.run(prog, pdir, args, mode, r, env)
-                if mode in ('adaptive', 'cached'):
+                if mode in ('adaptive', 'cached', 'split'):
                     self.choices(prog, mode, r, report)
         n = 0
         if 'claims' in want:
@@ -342,15 +346,16 @@ def main():
                     help="leave out a program whose first (nvcc) run takes longer (default 3)")
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
-                    help='comma-separated subset of nvcc,clang,off,adaptive,cached,fixed,claims')
+                    help='comma-separated subset of nvcc,clang,off,adaptive,cached,split,fixed,'
+                         'claims')
     ap.add_argument('--tags', default='',
                     help='comma-separated: the fixed modes time only these versions '
                          '(e.g. u4; default every version the binary has)')
     ap.add_argument('--traces', action='store_true',
                     help='keep every launch of the off, adaptive and fixed runs (traces/)')
     a = ap.parse_args()
-    bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'fixed',
-                                     'claims'}
+    bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'split',
+                                     'fixed', 'claims'}
     if bad:
         sys.exit('measure.py: --modes: unknown mode(s) ' + ','.join(sorted(bad)))
     progs = read_programs(os.path.join(a.pack, 'programs.txt'))

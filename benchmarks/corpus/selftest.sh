@@ -47,6 +47,7 @@ case \${m:-plain} in
   fixed:r64|fixed:_Z1kPf=r64) k=8000000; n=_Z12k__orion_r64Pf ;; fixed:*) k=10000000 ;;
   *) k=9000000; n=_Z12k__orion_r64Pf ;;
 esac
+[ "\${ORION_SPLIT:-0}" = 1 ] && k=8500000
 n=\${n:-_Z1kPf}
 { printf '0\t%d\t1\tkerntime_warm\n' 999; printf '100\t%d\t8\t%s\n' \$((100 + k)) "\$n"
   printf '0\t5000000\t8\t_Z1jv\n# dropped 0\n'; } >"\$KERNTIME_OUT"
@@ -76,6 +77,12 @@ tr=$(zcat "$t/raw/traces/prog1.fixed_r64.1.tsv.gz")
 [ -f "$t/raw/traces/prog1.adaptive.2.json" ] || fail "no report kept beside the adaptive trace"
 [ -f "$t/raw/traces/prog1.off.0.tsv.gz" ] && [ ! -e "$t/raw/traces/prog1.nvcc.0.tsv.gz" ] ||
   fail "traces kept for the wrong modes: $(ls "$t/raw/traces")"
+# split: adaptive with ORION_SPLIT=1 (the fake's k takes 8.5 ms then), its report kept
+python3 "$here/measure.py" --pack "$t/pack" --out "$t/raws" --runs 3 --modes off,split \
+  --programs prog1 >/dev/null
+n=$(grep -c '^prog1,split,[0-2],0,ok,' "$t/raws/runs.csv"); [ "$n" = 3 ] || fail "prog1: $n split runs, want 3"
+grep -q '^prog1,split,0,_Z1kPf,8500000,1$' "$t/raws/kernels.csv" || fail "split runs without ORION_SPLIT=1"
+grep -q '^prog1,split,0,_Z1kPf,256x1x1,r64,' "$t/raws/choices.csv" || fail "no report of the split runs"
 python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
 row() { grep "^$1," "$t/res/$2"; }
 # tags: orig and r64 from the binary, p32 from the report; fixed runs of each
