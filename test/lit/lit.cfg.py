@@ -82,7 +82,11 @@ else:
 plugin = os.path.join(config.orion_lib_dir, "OrionPass.so")
 config.substitutions.append(("%orion_plugin", plugin))
 config.substitutions.append(("%orion_ptxas", os.path.join(config.orion_bin_dir, "orion-ptxas")))
-config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt") + " -load-pass-plugin=" + plugin))
+# ORION_LIT_OPT_WRAP (optional): a command that runs opt, e.g.
+# "valgrind -q --error-exitcode=99" to check OrionPass's memory use.
+wrap = os.environ.get("ORION_LIT_OPT_WRAP", "")
+config.substitutions.append(("%opt", (wrap + " " if wrap else "") + os.path.join(config.llvm_tools_dir, "opt") +
+                             " -load-pass-plugin=" + plugin))
 config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%cc", os.path.join(config.llvm_tools_dir, "clang")))  # the C driver
