@@ -9,7 +9,8 @@ three text mutations (constants, attribute values such as launch bounds,
 maxnreg and target-cpu, types, lines dropped or repeated, long kernel names),
 keeps the module only if `opt -passes=verify` accepts it, and runs
 `opt -passes=orion,verify` (every other module
-`orion-unroll-versions,orion,verify`) with a report.  A failure is a crash (a signal,
+`orion-unroll-versions,orion,verify`; every other pair of modules with the
+split clones, `-orion-split-clones`) with a report.  A failure is a crash (a signal,
 "PLEASE submit a bug report", "LLVM ERROR"), IR the verifier rejects after
 the pass, or a report line that is not one JSON object; its input is saved as
 OUTDIR/failure-N.ll.  Exit 0 when nothing failed, 1 otherwise; a summary line
@@ -125,10 +126,12 @@ def main():
             continue
         if os.path.exists(rep):
             os.unlink(rep)
-        # every other module also through the unroll versions' early phase
+        # every other module also through the unroll versions' early phase,
+        # every other pair with the split clones
         passes = "orion,verify" if runs % 2 else "orion-unroll-versions,orion,verify"
-        r = subprocess.run([opt, "-load-pass-plugin=" + plugin, "-passes=" + passes,
-                            "-orion-report=" + rep, "-disable-output", mod],
+        split = ["-orion-split-clones"] if runs % 4 >= 2 else []
+        r = subprocess.run([opt, "-load-pass-plugin=" + plugin, "-passes=" + passes] + split +
+                           ["-orion-report=" + rep, "-disable-output", mod],
                            capture_output=True, text=True)
         runs += 1
         why = None
