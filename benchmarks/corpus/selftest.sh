@@ -68,8 +68,14 @@ python3 "$here/measure.py" --pack "$t/pack" --out "$t/raw" --runs 3 --traces \
   --modes nvcc,clang,off,adaptive,cached,fixed,claims >"$t/measure.log"
 # claims: r64 alone (8 ms against off's 10: 1.25) against the report's 1.1
 python3 "$here/claims.py" "$t/raw" >"$t/claims.md"
-grep -q '^| prog1 | _Z1kPf | r64 | 1.100 1.100 1.100 | 10 | 8 | 1.250 | 0.880 |$' "$t/claims.md" &&
+grep -q '^| prog1 | _Z1kPf | r64 | 1.100 1.100 1.100 | 10 | 8 | 1.250 | 0.880 |  |  |$' "$t/claims.md" &&
   grep -q 'within 2 % of the versions timed alone: 0 of 2' "$t/claims.md" || fail "claims: $(cat "$t/claims.md")"
+# the in-run ratio from an adaptive trace: orig launches of 10 and 12 us, r64 of 8: 11 / 8 = 1.375
+mkdir -p "$t/rawc/traces"; cp "$t/raw"/*.csv "$t/rawc/"
+printf '# kernel 0 _Z1kPf\n0 10000 8 orig\n0 8000 8 r64\n0 12000 8 orig\n0 8000 8 r64\n# dropped 0\n' |
+  gzip >"$t/rawc/traces/prog1.adaptive.0.tsv.gz"
+python3 "$here/claims.py" "$t/rawc" | grep -q '^| prog1 | _Z1kPf | r64 | .* | 1.375 | 0.800 |$' ||
+  fail "claims' in-run ratio: $(python3 "$here/claims.py" "$t/rawc")"
 # traces: kernel j starts first (index 0); k's launch carries the clone's tag
 tr=$(zcat "$t/raw/traces/prog1.fixed_r64.1.tsv.gz")
 [ "$tr" = $'# kernel 0 _Z1jv\n# kernel 1 _Z1kPf\n0 5000000 8 orig\n1 8000000 8 r64\n# dropped 0' ] ||
