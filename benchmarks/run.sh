@@ -33,8 +33,9 @@ usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 # it), if this orion-cc has the option.
 spill_flags() {
   if [ -n "${SPILL_FLAGS+x}" ]; then echo "$SPILL_FLAGS"; return; fi
-  if "$cc" --help 2>&1 | grep -q -- '--orion-spill=POLICY' &&
-     "$cc" --help 2>&1 | grep -q 'pragma'; then
+  # grep reads to the end (not -q): under pipefail an early exit would fail the writer
+  if "$cc" --help 2>&1 | grep -- '--orion-spill=POLICY' >/dev/null &&
+     "$cc" --help 2>&1 | grep 'pragma' >/dev/null; then
     echo "--orion-spill=pragma"
   fi
 }

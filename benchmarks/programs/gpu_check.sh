@@ -33,7 +33,7 @@ for exe in "$bindir"/*; do
     ms=$(result_field "$res" kernel_ms)
     total=$(result_field "$res" total_ms)
     sum=$(result_field "$res" checksum)
-    if [ $rc -eq 0 ] && printf '%s\n' "$log" | grep -q PASS; then st=PASS; else st=FAIL; fails=$((fails+1)); fi
+    if [ $rc -eq 0 ] && grep -q PASS <<<"$log"; then st=PASS; else st=FAIL; fails=$((fails+1)); fi
     if [ $wide = 1 ]; then
       echo "$label,$prog,$size,$st,${ms:-},${total:-},${sum:-}" >> "$out"
     else

@@ -45,7 +45,7 @@ build)
     # compressed to the slots live across it, the paper's rule): the cost of
     # the moves and restores against the same region without them
     if "$build/bin/orion-sass" rewrite --smem-frame --no-dynamic-smem --layout moves --min-heights \
-        "$b.local.cubin" -o "$b.rw-moves.cubin" | tee "$b.rw-moves.txt" | grep -q "^$k: .* slot moves at"; then
+        "$b.local.cubin" -o "$b.rw-moves.cubin" | tee "$b.rw-moves.txt" | grep "^$k: .* slot moves at" >/dev/null; then
       line="$line rw-moves:$set.rw-moves.cubin:$k"
     fi
     # the pragma build's residual local frame rewritten too (the composition

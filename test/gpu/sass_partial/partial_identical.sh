@@ -113,7 +113,7 @@ for block in 64 96 128; do
     cmp -s "$out/dref.bin" "$out/dgot.bin" || status=DIFFERENT
     [ "$got" = "$(cat "$out/dref.txt")" ] || status=DIFFERENT
     # a kernel without the version runs its original, and says so
-    ! grep -v "has no version .* here; using orig" "$out/err.txt" | grep -q "orion" ||
+    ! grep -v "has no version .* here; using orig" "$out/err.txt" | grep "orion" >/dev/null ||
       status="$status+warnings($(head -c 200 "$out/err.txt" | tr '\n' ' '))"
     echo "dyn_prog block $block dynamic $mode: $got $status"
     [ "$status" = ok ] || fail=1
