@@ -17,7 +17,7 @@ echo "== kernel versions in the binary (cuobjdump -res-usage)"
 "$cuobjdump" -res-usage "$out/demo" | grep -E "Function|REG:" | sed 's/ TEXTURE.*//'
 echo
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  echo "== running on $(nvidia-smi -L | head -1)"
+  echo "== running on $(nvidia-smi -L | sed -n 1p)"
   "$out/demo"
 else
   echo "== no GPU on this machine: built $out/demo, not running it"

@@ -51,7 +51,7 @@ timed() { # label, command...
 # The jobs of orion-cc [OPTIONS], one per line, as clang -### quotes them.
 jobs_of() {
   local line
-  line=$("$cc" "$@" -### "${flags[@]}" 2>&1 | head -1)
+  line=$("$cc" "$@" -### "${flags[@]}" 2>&1 | sed -n 1p)
   eval "set -- $line"
   "$@" -### 2>&1 | grep '^ "'
 }

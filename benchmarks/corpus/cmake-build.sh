@@ -56,7 +56,7 @@ for p in "${progs[@]}"; do
   t0=$(date +%s.%N)
   st=fail
   if cmake --build "$cm" --target "$p-cuda" -j"$jobs" > "$log" 2>&1; then
-    exe=$(find "$cm/bin/cuda" -maxdepth 1 -type f -name "$p" 2>/dev/null | head -1)
+    exe=$(find "$cm/bin/cuda" -maxdepth 1 -type f -name "$p" 2>/dev/null | sed -n 1p)
     [ -n "$exe" ] && [ -x "$exe" ] && cp "$exe" "$d/main" && st=ok
   fi
   t1=$(date +%s.%N)

@@ -16,7 +16,7 @@ wide=1
 head -1 "$out" | grep -q ',total_ms,checksum' || wide=0
 # result_field <RESULT line> <key>: the value of key=value in the line.
 result_field() {
-  printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1
+  printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | sed -n 1p
 }
 export LD_LIBRARY_PATH=${CUDA_PATH:-/usr/local/cuda}/lib64:${LD_LIBRARY_PATH:-}
 fails=0

@@ -46,7 +46,7 @@ for src in "$here"/*.cu; do
   ptxas_v "$src" "$cap" | parse > "$tmp/capped"
   while read -r k r _ _ _; do
     name="$(echo "$k" | c++filt | sed 's/(.*//')"
-    read -r _ _ f s l < <(grep -F "$k " "$tmp/capped" | head -1)
+    read -r _ _ f s l < <(grep -F "$k " "$tmp/capped" | sed -n 1p)
     printf '%-16s %-24s %5s | cap %-3s %6s %7s %7s\n' "$prog" "$name" "$r" "$cap" "$f" "$s" "$l"
   done < "$tmp/free"
 done

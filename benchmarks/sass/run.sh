@@ -77,7 +77,7 @@ run)
   out=$(cd "$2" && pwd)
   nvidia-smi -L >/dev/null 2>&1 || { echo "SKIP: no CUDA GPU"; exit 77; }
   cd "$out"
-  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
+  gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed -n 1p)
   rc=0
   : > "$out/sass_bench.csv"
   while read -r set k vars; do

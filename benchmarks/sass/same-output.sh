@@ -31,7 +31,7 @@ regions() {
   join <(spans "$1") <(spans "$2") | while read -r _ a b c d; do echo $((16#$b - 16#$a)) $((16#$d - 16#$c)); done
 }
 for c in "${cubins[@]}"; do
-  sm=$("$new" info "$c" 2>/dev/null | head -1 | grep -o ': sm_[0-9]*' | tr -d ': ')
+  sm=$("$new" info "$c" 2>/dev/null | sed -n 1p | grep -o ': sm_[0-9]*' | tr -d ': ')
   [ "$sm" = sm_90 ] || continue
   for opts in "" "--layout ptxas" "--granule split" "--layout moves --min-heights" \
     "--partial --smem-limit 0x1000 --reg-limit 255" "--colour --partial --smem-limit 0x1000" "--dynamic" \
