@@ -434,6 +434,19 @@ static void describe(char *buf, size_t n, const char *kernel, int ml, int sm,
   }
 }
 
+/* f (np parameters) cloned as `name` with hp hidden split parameters
+ * after its own (0: none), its %ctaid/%nctaid reads rewritten to them. */
+static LLVMValueRef clone_split(LLVMValueRef f, const char *name, unsigned hp, unsigned np) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(f)));
+  LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
+  for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
+    hidden[j] = i32;
+  LLVMValueRef c = orion_shim_clone_function(f, name, hidden, hp);
+  if (hp)
+    rewrite_split_sregs(c, np);
+  return c;
+}
+
 /* With hp hidden parameters: unroll clone u (np parameters) replaced by a
  * copy of itself with them, named as u was.  Returns 1 if it did. */
 static int split_unroll_clone(LLVMValueRef u, unsigned hp, unsigned np) {
@@ -446,12 +459,7 @@ static int split_unroll_clone(LLVMValueRef u, unsigned hp, unsigned np) {
     return 0;
   memcpy(cname, s, n + 1);
   LLVMSetValueName2(u, "", 0);
-  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(u)));
-  LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
-  for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
-    hidden[j] = i32;
-  LLVMValueRef c = orion_shim_clone_function(u, cname, hidden, hp);
-  rewrite_split_sregs(c, np);
+  clone_split(u, cname, hp, np);
   LLVMDeleteFunction(u);
   return 1;
 }
@@ -476,13 +484,7 @@ static int emit_clones(LLVMModuleRef m, LLVMValueRef k, const char *name, orion_
     if (!orion_clone_name(name, v ? v->tag : ORION_SPLIT_SUFFIX, cname, sizeof cname) ||
         LLVMGetNamedFunction(m, cname))
       continue;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
-    LLVMTypeRef hidden[ORION_SPLIT_PARAMS];
-    for (unsigned j = 0; j < ORION_SPLIT_PARAMS; j++)
-      hidden[j] = i32;
-    LLVMValueRef c = orion_shim_clone_function(k, cname, hidden, hp);
-    if (hp)
-      rewrite_split_sregs(c, np);
+    LLVMValueRef c = clone_split(k, cname, hp, np);
     if (v) {
       char cap[16];
       snprintf(cap, sizeof cap, "%d", v->max_regs);
