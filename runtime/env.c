@@ -64,7 +64,9 @@ static void parse_env(void) {
   }
 }
 
-/* ORION_SPLIT (0 default, 1: tune single launches on chunks),
+/* ORION_SPLIT (0 default; 1: tune single launches on chunks where the
+ * chunks' cost is bounded, rt.c: split_launch; always: wherever chunks fit,
+ * whatever they cost, to test the split path),
  * ORION_RECHECK (launches between re-checks of a choice other than the
  * original; default 64, 0 = none) and ORION_BUDGET (the fraction of the
  * GPU time run so far that trials may lose: tune.h, step 5; default 0.005,
@@ -73,10 +75,10 @@ static void parse_tuning(void) {
   const char *sp = getenv("ORION_SPLIT");
   orion_rt.split = 0;
   if (sp && *sp && strcmp(sp, "0")) {
-    if (!strcmp(sp, "1"))
-      orion_rt.split = 1;
+    if (!strcmp(sp, "1") || !strcmp(sp, "always"))
+      orion_rt.split = sp[0] == '1' ? 1 : 2;
     else
-      orion_rt_warn(W_SPLIT, "ORION_SPLIT='%s' is not 0 or 1; using 0", sp);
+      orion_rt_warn(W_SPLIT, "ORION_SPLIT='%s' is not 0, 1 or always; using 0", sp);
   }
   const char *rc = getenv("ORION_RECHECK");
   orion_rt.recheck = ORION_RT_RECHECK;

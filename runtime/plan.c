@@ -67,6 +67,15 @@ unsigned long long orion_plan_chunk(double waves, int sms, int per_sm, unsigned 
   return best;
 }
 
+int orion_plan_split_chunks(double est_ms) {
+  if (!(est_ms > 0))
+    return 0;
+  double n = ORION_PLAN_SPLIT_SHARE * est_ms / ORION_PLAN_CHUNK_COST_MS;
+  if (n < ORION_PLAN_SPLIT_MIN_CHUNKS)
+    return 0;
+  return n > 1e6 ? 1000000 : (int)n;
+}
+
 int orion_plan_pad_idle(unsigned long long blocks, int sms, int pad_per_sm) {
   return blocks > 0 && orion_plan_rounds(blocks, sms, pad_per_sm) == 1;
 }

@@ -27,6 +27,19 @@
  * inflation (empty slots of the last round over the blocks) is within tol,
  * else the one with the least.
  *
+ * What a split costs: every chunk boundary adds the fill and drain of a
+ * kernel to the GPU time (measured on an H100 against the same grid
+ * unsplit: a 2-wave chunk 3.4 us more on knn's distance kernel, 6.6 us
+ * more on jenkins-hash's, 40 us on rsbench's 0.85 ms chunk, host
+ * submission included), so a single launch of 0.4-0.5 ms split into
+ * 16 chunks ran 8-24 % slower.  So a launch is split only when its grid
+ * holds at least split_min_rounds (128) rounds of the original, which
+ * keeps the first, probing boundaries within about 1 %, and once the
+ * original's time for the whole grid is known (est_ms), tuning may spend
+ * at most split_share (0.5 %) of it on boundaries, at chunk_cost_ms
+ * (0.008) each: orion_plan_split_chunks chunks, none below
+ * split_min_chunks (12: a warm-up, then four pairs of one candidate).
+ *
  * Idle padding: a padding version runs the original's binary and only
  * limits how many of its blocks an SM holds.  The block scheduler spreads
  * a grid over the SMs, so a launch of B blocks puts ceil(B / S) on an SM;
@@ -72,6 +85,16 @@ extern "C" {
  * dominates (regs and warps both >= and not both equal, or both equal and
  * the other is not a clone or comes first), else 1.  n >= 0. */
 void orion_plan_pareto(int n, const int *regs, const int *warps, const int *is_clone, int *keep);
+
+#define ORION_PLAN_SPLIT_MIN_ROUNDS 128
+#define ORION_PLAN_SPLIT_MIN_CHUNKS 12
+#define ORION_PLAN_SPLIT_SHARE 0.005
+#define ORION_PLAN_CHUNK_COST_MS 0.008
+
+/* The timed chunks a split launch may spend when the original takes est_ms
+ * for its whole grid (see above); 0 when fewer than
+ * ORION_PLAN_SPLIT_MIN_CHUNKS would be allowed, or est_ms is not positive. */
+int orion_plan_split_chunks(double est_ms);
 
 /* ceil(blocks / (sms * per_sm)); 0 when sms or per_sm is not positive. */
 unsigned long long orion_plan_rounds(unsigned long long blocks, int sms, int per_sm);

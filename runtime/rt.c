@@ -38,6 +38,7 @@
  * At exit: the report (ORION_REPORT) and the cache (ORION_CACHE), exit.c;
  * the environment: env.c; shared state and locking: state.h.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -289,10 +290,14 @@ static void resolve(rt_config *c, int keep) {
     if (orion_rt.debug)
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
-              "1000 blocks; host %.1f us%s%s)\n",
+              "1000 blocks; host %.1f us%s%s%s)\n",
               c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms,
               ms * 1e6 / p->work, p->host_us, p->idle ? ", idle stream" : "",
-              p->ahead ? ", chosen ahead" : "");
+              p->ahead ? ", chosen ahead" : "", p->probe ? ", split probe" : "");
+    if (p->probe) {
+      c->probe_ms = ms / p->work;
+      continue;
+    }
     orion_tuner_feed(&c->tuner, p->cand, ms, p->work, p->key);
     atomic_fetch_add_explicit(&c->timed_ns, (long long)(ms * 1e6), memory_order_relaxed);
     atomic_fetch_add_explicit(&c->timed_n, 1, memory_order_relaxed);
@@ -377,6 +382,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   p->host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
   p->idle = idle;
   p->ahead = c->pend_n > 0;
+  p->probe = 0;
   if (failed) {
     drop(c, i);
   } else if (rc == 0 && t1) {
@@ -412,38 +418,70 @@ static unsigned long long grid_key(orion_dim3 g) {
  * candidates then compare within this much. */
 #define CHUNK_TOL 0.03
 
-/* ORION_SPLIT=1 only.  Split a launch into chunks along one grid dimension
- * and tune on them: the tuner's next candidate runs `waves` waves at its
- * own occupancy, chunk after chunk (the original and the candidate
- * alternate, as on whole launches), and the rest of the grid runs the
- * choice, or the original.  Chunks compare per block (the key is the grid
- * and the dimension); where the work differs across the grid they are not
- * comparable samples, and splitting a single launch cost 4-10 % (measured
- * on an H200: two Monte Carlo kernels, a merge sort), hence the opt-in.
- * The dimension is the one whose chunks come closest to whole rounds for
- * every candidate (plan.h), the longest among equals.  Returns -1 when the
- * grid cannot hold three chunks of the original or a candidate's chunk is
- * larger than the grid (nothing launched).  c->mu held. */
-static int split_launch(rt_config *c, const launch *L, int waves) {
-  unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
+/* The candidate of a split launch's next chunk: chosen while the chunk
+ * before it still runs where the tuner's pattern allows it (tune.h, step
+ * 10) or that chunk is the probe, which the tuner never sees; else once
+ * its time is in.  -1 when the tuner settled.  c->mu held. */
+static int chunk_cand(rt_config *c, unsigned long long blocks) {
+  if (c->pend_n == 1) {
+    const struct rt_timing *p = &c->pend[c->pend_head];
+    int i = p->probe ? next_cand(c, blocks) : orion_tuner_next_ahead(&c->tuner, p->cand, p->key);
+    if (i >= 0 && (p->probe || !round_guarded(c, blocks, i)))
+      return atomic_load(&c->final) >= 0 ? -1 : i;
+  }
+  resolve(c, 0);
+  return atomic_load(&c->final) >= 0 ? -1 : next_cand(c, blocks);
+}
+
+/* The dimension to split a grid along: the one whose chunks of `waves`
+ * waves come closest to whole rounds for every candidate (plan.h), the
+ * longest among equals; -1 when no dimension has two slices. */
+static int split_dim(const rt_config *c, const unsigned g3[3], int waves) {
+  const rt_device *d = &orion_rt.dev[c->k->dev];
   unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
-  rt_device *d = &orion_rt.dev[c->k->dev];
-  if (!d->known || blocks == 0)
-    return -1;
   int dim = -1;
   double score = 0;
   for (int e = 0; e < 3; e++) {
     if (g3[e] < 2)
       continue;
-    unsigned long long other = blocks / g3[e];
     double worst = 0, f = 0;
     for (int i = 0; i < c->n; i++) {
-      orion_plan_chunk(waves, d->sms, per_sm(c, i), other, CHUNK_TOL, &f);
+      orion_plan_chunk(waves, d->sms, per_sm(c, i), blocks / g3[e], CHUNK_TOL, &f);
       worst = f > worst ? f : worst;
     }
     if (dim < 0 || worst < score - 1e-9 || (worst <= score + 1e-9 && g3[e] > g3[dim]))
       dim = e, score = worst;
   }
+  return dim;
+}
+
+/* ORION_SPLIT=1 only.  Split a launch into chunks along one grid dimension
+ * and tune on them: the tuner's next candidate runs `waves` waves at its
+ * own occupancy, chunk after chunk (the original and the candidate
+ * alternate, as on whole launches), and the rest of the grid runs the
+ * choice, or the best so far.  Chunks compare per block (the key is the
+ * grid and the dimension); where the work differs across the grid they
+ * are not comparable samples, and every chunk boundary costs GPU time
+ * (plan.h), hence the opt-in, and the bounds: a grid of fewer than
+ * ORION_PLAN_SPLIT_MIN_ROUNDS rounds of the original is never split, and
+ * the timed chunks stop at orion_plan_split_chunks of the original's time
+ * for the grid, known from its earlier samples or from a probe, its first
+ * chunk timed apart.  The next chunk is queued before the time of the one
+ * running is read wherever the tuner allows (chunk_cand), so the GPU does
+ * not wait for the host between chunks.  Returns -1 when nothing was
+ * launched: the grid is too small or too short to split, or the tuner's
+ * candidate's chunk is larger than the grid.  ORION_SPLIT=always drops
+ * both bounds (tests of the split path).  c->mu held. */
+static int split_launch(rt_config *c, const launch *L, int waves) {
+  unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
+  unsigned long long blocks = (unsigned long long)g3[0] * g3[1] * g3[2];
+  rt_device *d = &orion_rt.dev[c->k->dev];
+  int always = orion_rt.split == 2; /* ORION_SPLIT=always: no bound on the cost */
+  if (!d->known || blocks == 0 ||
+      (!always &&
+       orion_plan_rounds(blocks, d->sms, per_sm(c, c->orig)) < ORION_PLAN_SPLIT_MIN_ROUNDS))
+    return -1;
+  int dim = split_dim(c, g3, waves);
   if (dim < 0)
     return -1;
   unsigned long long other = blocks / g3[dim];
@@ -452,29 +490,44 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned long long q0 = CHUNK(waves, c->orig);
   if (q0 == 0 || g3[dim] < 3 * q0)
     return -1;
+  /* the original's time per block so far: from its samples, else the probe */
+  double o = orion_tuner_median(&c->tuner, c->orig);
+  o = o > 0 ? o : c->probe_ms;
+  int allow = always ? INT_MAX : o > 0 ? orion_plan_split_chunks(o * (double)blocks) : -1;
+  int f = atomic_load(&c->final);
+  int i = f >= 0 ? f : next_cand(c, blocks);
+  f = atomic_load(&c->final);
+  if (allow == 0 || (f < 0 && CHUNK(waves, i) > g3[dim]))
+    return -1; /* too short to split; or a chunk of i could never be timed on part of the grid */
   c->split_launches++;
   unsigned off = 0;
   int rc = 0;
+  if (allow < 0) { /* the probe: the original's first chunk, timed apart */
+    c->probe_ms = 0;
+    int n = c->pend_n;
+    rc = timed(c, c->orig, L, dim, 0, (unsigned)q0, (double)(q0 * other), key);
+    if (c->pend_n > n)
+      c->pend[(c->pend_head + c->pend_n - 1) % RT_PENDING].probe = 1;
+    off = (unsigned)q0;
+  }
   while (off < g3[dim] && rc == 0) {
-    resolve(c, 0);
+    resolve(c, 1);
+    int probing = 0;
+    for (int j = 0; j < c->pend_n; j++)
+      probing |= c->pend[(c->pend_head + j) % RT_PENDING].probe;
+    if (allow < 0 && !probing) /* the probe's time is in (none: it failed, so no split) */
+      allow = orion_plan_split_chunks(c->probe_ms * (double)blocks);
     unsigned left = g3[dim] - off;
-    int f = atomic_load(&c->final);
-    int i = f >= 0 ? f : next_cand(c, blocks);
-    f = atomic_load(&c->final);
-    unsigned long long q = f < 0 ? CHUNK(waves, i) : 0;
-    if (f < 0 && off == 0 && q > g3[dim]) {
-      /* this candidate's chunk is larger than the grid: it could never be
-       * timed on a part of it (exhaustive mode would never settle), so it
-       * is timed on the whole launch by the caller */
-      c->split_launches--;
-      return -1;
-    }
-    if (f >= 0 || q == 0 || left < q) {
+    i = allow != 0 ? chunk_cand(c, blocks) : -1;
+    unsigned long long q = i >= 0 ? CHUNK(waves, i) : 0;
+    if (q == 0 || left < q) {
+      f = atomic_load(&c->final);
       rc = untimed(c, f >= 0 ? f : c->tuner.best, L, dim, off, left);
       break;
     }
     rc = timed(c, i, L, dim, off, (unsigned)q, (double)(q * other), key);
     off += (unsigned)q;
+    allow -= allow > 0;
   }
 #undef CHUNK
   return rc;

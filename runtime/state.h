@@ -85,6 +85,7 @@ typedef struct rt_config {
   atomic_int final; /* settled choice, or -1 */
   atomic_long launches;
   long split_launches;
+  double probe_ms; /* the original's time per block on a split launch's probe (0: none) */
   long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
   double cached_speedup;
@@ -108,6 +109,7 @@ typedef struct rt_config {
     double host_us;         /* ORION_DEBUG: host time from the first event to the second */
     int idle;               /* ORION_DEBUG: the stream was idle before the first event */
     int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
+    int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
   } pend[RT_PENDING];
   int pend_head, pend_n;
   /* The budget of tune.h, step 5, read lock-free by every configuration:
@@ -157,7 +159,7 @@ typedef struct rt_globals {
   int report;       /* 0 none, 1 table on stderr, 2 JSON on stderr, 3 JSON to report_path */
   char report_path[4096];
   char cache_path[4096];
-  int split;    /* ORION_SPLIT=1: tune single launches on chunks */
+  int split;    /* ORION_SPLIT: 1 tune single launches on chunks, 2 (always) at any cost */
   long recheck; /* ORION_RECHECK: launches between re-checks (0 = none) */
   double budget; /* ORION_BUDGET: the trials' share of the GPU time (tune.h, step 5) */
   int driver_version;

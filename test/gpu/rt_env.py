@@ -56,7 +56,7 @@ def main():
     # (name, env, expected warning regexes in order; [] = none)
     cases = [
         ("mode-bogus", {"ORION_MODE": "sometimes"}, [r"ORION_MODE='sometimes' is not"]),
-        ("split-bogus", {"ORION_SPLIT": "yes"}, [r"ORION_SPLIT='yes' is not 0 or 1"]),
+        ("split-bogus", {"ORION_SPLIT": "yes"}, [r"ORION_SPLIT='yes' is not 0, 1 or always"]),
         ("recheck-bogus", {"ORION_RECHECK": "-5"}, [r"ORION_RECHECK='-5' is not a number"]),
         ("recheck-off", {"ORION_RECHECK": "0"}, []),
         ("budget-bogus", {"ORION_BUDGET": "2"}, [r"ORION_BUDGET='2' is not a fraction in 0\.\.0\.5"]),

@@ -21,7 +21,7 @@ Checks (each program's whole stdout must equal its ORION_MODE=off stdout,
 bit for bit, in every other mode and version; the programs themselves
 exit 1 on a wrong launch/block count or order, or a failed capture):
   1 threads  8 host threads x 300 launches of one kernel on 8 streams, in
-             adaptive (N times, once more with ORION_SPLIT=1, once with
+             adaptive (N times, once more with ORION_SPLIT=always, once with
              ORION_RECHECK=3) and exhaustive (N times) while tuning, static,
              and fixed:<tag> for every version the report lists; the
              reports must show tuning while the launches ran (timed
@@ -370,7 +370,7 @@ def check_program(R, prog, repeat):
         return
     R.refs[prog] = ref
     print(f"  {prog}: ORION_MODE=off: " + " | ".join(ref.strip().splitlines()[-3:]), flush=True)
-    runs = ([("adaptive", True, None)] * repeat + [("adaptive", True, {"ORION_SPLIT": "1"})] +
+    runs = ([("adaptive", True, None)] * repeat + [("adaptive", True, {"ORION_SPLIT": "always"})] +
             [("adaptive", True, {"ORION_RECHECK": "3"})] + [("exhaustive", True, None)] * repeat +
             [("static", False, None)])
     reports = {}
@@ -442,7 +442,7 @@ def check_program(R, prog, repeat):
         R.fail(f"{prog}: exhaustive report lists versions {tags}: fewer than 2")
     if prog in ("threads", "chain", "threads_shared", "chain_shared", "ptds", "ptds_implicit"):
         # The launches ran while tuning went on: timed launches, and split
-        # launches under ORION_SPLIT=1 (which of the threads' launches meet
+        # launches under ORION_SPLIT=always (which of the threads' launches meet
         # tuning varies, so over all adaptive and exhaustive runs).
         if not any(c["iterations"] >= 2 for c in configs):
             R.fail(f"{prog}: no configuration timed 2 or more launches")

@@ -7,12 +7,12 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: orion-cc -O3 --orion-split %s -o %t/app
 // RUN: %t/app | FileCheck %s
-// RUN: env ORION_MODE=exhaustive ORION_SPLIT=1 ORION_CACHE=off ORION_REPORT=%t/report.json %t/app | FileCheck %s
+// RUN: env ORION_MODE=exhaustive ORION_SPLIT=always ORION_CACHE=off ORION_REPORT=%t/report.json %t/app | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.json
 // RUN: env ORION_MODE=fixed:r32 ORION_CACHE=off %t/app | FileCheck %s
 // CHECK: once: ok
 // CHECK: loop: ok
-// Under ORION_SPLIT=1 the single launch was split at least once while tuning.
+// Under ORION_SPLIT=always the single launch was split at least once while tuning.
 // REPORT: "kernel":"_Z3mixPjPKjii"{{.*}}"split_launches":{{[1-9]}}
 #include <cstdio>
 #include <cstdlib>

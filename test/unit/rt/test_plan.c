@@ -28,6 +28,20 @@ static void test_carry(void) {
         "open a fifth time: the original");
 }
 
+static void test_split(void) {
+  /* Split allowance: 0.5 % of the original's time at 8 us a chunk.
+   * rsbench's lookup (121 ms): 75 chunks, what its tuning took on an H100;
+   * jenkins-hash's kernel (0.47 ms) would get 0: never split; about 19.2 ms is
+   * the least that allows the 12 chunks of one candidate's test. */
+  CHECK(orion_plan_split_chunks(121.0) == 75, "rsbench: %d", orion_plan_split_chunks(121.0));
+  CHECK(orion_plan_split_chunks(0.47) == 0 && orion_plan_split_chunks(19.1) == 0 &&
+            orion_plan_split_chunks(19.3) == 12,
+        "too short to split");
+  CHECK(orion_plan_split_chunks(0) == 0 && orion_plan_split_chunks(-1) == 0 &&
+            orion_plan_split_chunks(NAN) == 0 && orion_plan_split_chunks(1e300) == 1000000,
+        "bad or huge estimates");
+}
+
 int main(void) {
   int keep[8];
 
@@ -142,5 +156,6 @@ int main(void) {
         "small or no ORION_RECHECK");
 
   test_carry();
+  test_split();
   return CHECK_DONE();
 }
