@@ -465,8 +465,9 @@ static int split_dim(const rt_config *c, const unsigned g3[3], int waves) {
  * (plan.h), hence the opt-in, and the bounds: a grid of fewer than
  * ORION_PLAN_SPLIT_MIN_ROUNDS rounds of the original is never split, and
  * the timed chunks stop at orion_plan_split_chunks of the original's time
- * for the grid, known from its earlier samples or from a probe, its first
- * chunk timed apart.  The next chunk is queued before the time of the one
+ * for the grid, known from its samples or, until it has one, from a probe,
+ * its first chunk timed apart (which may run cold: on an H200 a probe of
+ * a 60 us-per-1000-blocks kernel measured 146).  The next chunk is queued before the time of the one
  * running is read wherever the tuner allows (chunk_cand), so the GPU does
  * not wait for the host between chunks.  Returns -1 when nothing was
  * launched: the grid is too small or too short to split, or the tuner's
@@ -501,7 +502,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     return -1; /* too short to split; or a chunk of i could never be timed on part of the grid */
   c->split_launches++;
   unsigned off = 0;
-  int rc = 0;
+  int rc = 0, used = 0;
   if (allow < 0) { /* the probe: the original's first chunk, timed apart */
     c->probe_ms = 0;
     int n = c->pend_n;
@@ -515,8 +516,12 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     int probing = 0;
     for (int j = 0; j < c->pend_n; j++)
       probing |= c->pend[(c->pend_head + j) % RT_PENDING].probe;
-    if (allow < 0 && !probing) /* the probe's time is in (none: it failed, so no split) */
-      allow = orion_plan_split_chunks(c->probe_ms * (double)blocks);
+    if (!always && !probing) {
+      /* the original's time: its samples, else the probe's (none: no split) */
+      double t = orion_tuner_median(&c->tuner, c->orig);
+      int a = orion_plan_split_chunks((t > 0 ? t : c->probe_ms) * (double)blocks) - used;
+      allow = a > 0 ? a : 0;
+    }
     unsigned left = g3[dim] - off;
     i = allow != 0 ? chunk_cand(c, blocks) : -1;
     unsigned long long q = i >= 0 ? CHUNK(waves, i) : 0;
@@ -527,7 +532,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     }
     rc = timed(c, i, L, dim, off, (unsigned)q, (double)(q * other), key);
     off += (unsigned)q;
-    allow -= allow > 0;
+    used++;
   }
 #undef CHUNK
   return rc;
