@@ -493,9 +493,14 @@ static int start_tuning(rt_config *c) {
   }
   int predicted = k->rec.sel.direction == ORION_DIR_INCREASING ? 1 : -1;
   int dir = orion_plan_direction(c->orig, cons, predicted);
+  /* A launch outside any loop that ORION_SPLIT=1 may tune on chunks: the
+   * occupancy walk before the side candidates (tune.h, step 4). */
+  orion_tune_cfg cfg;
+  orion_tune_cfg_default(&cfg);
+  cfg.side_last = orion_rt.split && k->split_fn && c->once;
   orion_tuner_init(&c->tuner,
                    orion_rt.mode == MODE_EXHAUSTIVE ? ORION_TUNE_EXHAUSTIVE : ORION_TUNE_ADAPTIVE,
-                   c->n, c->orig, dir, shares, NULL);
+                   c->n, c->orig, dir, shares, &cfg);
   for (int i = 0; i < c->n; i++)
     if (is_side(c, i))
       orion_tuner_side(&c->tuner, i);
@@ -575,7 +580,7 @@ static void config_init(rt_config *c) {
     atomic_store(&c->final, final);
 }
 
-rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem) {
+rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem, int once) {
   pthread_mutex_lock(&orion_rt.mu);
   rt_config *c;
   for (c = orion_rt.configs; c; c = c->list_next)
@@ -585,6 +590,7 @@ rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem) {
     c->k = k;
     c->bx = b.x, c->by = b.y, c->bz = b.z;
     c->shmem = shmem;
+    c->once = once;
     double t0 = orion_rt.debug ? orion_rt_now_us() : 0;
     config_init(c);
     if (orion_rt.debug)

@@ -686,7 +686,8 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
     rt_kernel *k = orion_rt_kernel(func, dev, site, cu_stream(stream, site));
     if (!k)
       return plain(func, grid, block, args, shmem, stream, site);
-    c = orion_rt_config(k, block, shmem);
+    c = orion_rt_config(
+        k, block, shmem, !(site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN)));
     if (!c)
       return plain(func, grid, block, args, shmem, stream, site);
     tls[slot].stub = func, tls[slot].dev = dev, tls[slot].bx = block.x, tls[slot].by = block.y,

@@ -85,6 +85,7 @@ typedef struct rt_config {
   atomic_int final; /* settled choice, or -1 */
   atomic_long launches;
   long split_launches;
+  int once; /* its first launch came from a site outside any loop */
   double probe_ms; /* the original's time per block on a split launch's probe (0: none) */
   long settled_at; /* the launch (1-based) during which tuning settled */
   int iterations;
@@ -249,7 +250,7 @@ rt_kernel *orion_rt_kernel(const void *stub, int dev, const orion_site *site, CU
 int orion_rt_occupancy(CUfunction f, int block, size_t smem);
 /* The configuration (k, block shape, dynamic smem), built on first use;
  * NULL when out of memory. */
-rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem);
+rt_config *orion_rt_config(rt_kernel *k, orion_dim3 b, size_t shmem, int once);
 /* A hash of the kernel's module (its fatbinary, else its record and
  * registers) for the cache key.  Called with orion_rt.mu held. */
 unsigned long long orion_rt_module_key(const orion_site *site, const rt_kernel *k);

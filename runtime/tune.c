@@ -23,6 +23,7 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->risk = 0.25;
   cfg->risk_floor = 0.02;
   cfg->cold_ms = 5.0;
+  cfg->side_last = 0;
 }
 
 /* Student's t quantiles for 1..30 degrees of freedom: one-sided 99 % (a
@@ -203,6 +204,16 @@ static void start(orion_tuner *t, int i) {
   t->want_orig = !t->have_o;
 }
 
+/* The walk has ended: with cfg.side_last the side candidates are tested
+ * now, each against the best so far; then settle. */
+static void side_or_settle(orion_tuner *t) {
+  int i = t->cfg.side_last ? next_side(t) : -1;
+  if (i < 0)
+    settle(t);
+  else
+    start(t, i);
+}
+
 /* The walk in the current direction has ended (tune.h, step 4): settle
  * after a win or the reversal, else turn round. */
 static void end_direction(orion_tuner *t) {
@@ -213,17 +224,22 @@ static void end_direction(orion_tuner *t) {
     i = step(t, t->orig, t->dir);
   }
   if (i < 0)
-    settle(t);
+    side_or_settle(t);
   else
     start(t, i);
 }
 
 /* Go on from candidate `from` in the current direction; side candidates
- * first, and the walk from the original after them. */
+ * first, and the walk from the original after them (cfg.side_last: the
+ * walk first, and after a side candidate only the other side ones). */
 static void go_on(orion_tuner *t, int from) {
-  int i = next_side(t);
+  int i = t->cfg.side_last ? -1 : next_side(t);
   if (i >= 0) {
     start(t, i);
+    return;
+  }
+  if (t->c[from].side && t->cfg.side_last) {
+    side_or_settle(t);
     return;
   }
   if (t->c[from].side)
@@ -239,8 +255,8 @@ static void go_on(orion_tuner *t, int from) {
 static void finish(orion_tuner *t, int won) {
   t->c[t->cur].state = won ? C_WON : C_LOST;
   t->best = best_winner(t);
-  if (t->c[t->cur].side) /* the walk proper has not begun */
-    go_on(t, t->orig);
+  if (t->c[t->cur].side) /* the walk proper has not begun (side_last: has ended) */
+    go_on(t, t->cur);
   else if (won) {
     t->won_dir = 1;
     go_on(t, t->cur);
@@ -575,7 +591,7 @@ void orion_tuner_drop(orion_tuner *t, int cand) {
   else if (t->phase == PH_EXH && t->cur == cand)
     exh_advance(t);
   else if (testing && t->c[cand].side)
-    go_on(t, t->orig); /* the walk proper has not begun */
+    go_on(t, cand); /* the walk proper has not begun (side_last: has ended) */
   else if (testing)
     end_direction(t);
 }

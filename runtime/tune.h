@@ -70,6 +70,10 @@
  *      best so far (the original, or a side candidate that won), and the
  *      walk then starts from the original with the best so far as its
  *      baseline, so a cap must beat the unrolled code once that has won.
+ *      With cfg.side_last the order turns round: the walk first, then the
+ *      side candidates, each against the walk's choice (rt.c sets it for
+ *      a single launch tuned on chunks, where the side candidates' few
+ *      percent cost the tuning chunks the occupancy walk's wins need).
  *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a
  *      candidate can cost more than it ever wins back when the kernel runs
  *      few launches (ten launches of a kernel whose clones are all slower:
@@ -156,6 +160,7 @@ typedef struct orion_tune_cfg {
   double risk_floor;      /* the least stake of a paired candidate (0.02) */
   double cold_ms;         /* a clone's first launch this long is a sample (5) */
   int exhaustive_samples; /* timed samples per candidate, exhaustive (3) */
+  int side_last;          /* side candidates after the walk, not before it (0) */
 } orion_tune_cfg;
 
 /* requires cfg != NULL. */

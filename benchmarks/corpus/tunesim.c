@@ -194,6 +194,7 @@ static int set_field(const char *arg) {
   }
   F(margin, v) F(reject, v) F(min_pairs, (int)v) F(max_pairs, (int)v) F(max_launches, (int)v)
   F(max_unpaired, (int)v) F(confirm_pairs, (int)v) F(risk, v) F(risk_floor, v) F(cold_ms, v)
+  F(side_last, (int)v)
 #undef F
   return -1;
 }
