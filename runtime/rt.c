@@ -467,9 +467,9 @@ static int split_dim(const rt_config *c, const unsigned g3[3], int waves) {
  * the timed chunks stop at orion_plan_split_chunks of the original's time
  * for the grid, known from its samples or, until it has one, from a probe,
  * its first chunk timed apart (which may run cold: on an H200 a probe of
- * a 60 us-per-1000-blocks kernel measured 146).  The next chunk is queued before the time of the one
- * running is read wherever the tuner allows (chunk_cand), so the GPU does
- * not wait for the host between chunks.  Returns -1 when nothing was
+ * a 60 us-per-1000-blocks kernel measured 146).  The next chunk is queued
+ * before the time of the one running is read wherever the tuner allows
+ * (chunk_cand), so the GPU does not wait for the host between chunks.  Returns -1 when nothing was
  * launched: the grid is too small or too short to split, or the tuner's
  * candidate's chunk is larger than the grid.  ORION_SPLIT=always drops
  * both bounds (tests of the split path).  c->mu held. */
@@ -625,9 +625,9 @@ static int tune_now(rt_config *c, const launch *L, unsigned long long blocks) {
     return untimed(c, f, L, 0, 0, 0); /* the last time settled it */
   /* By default every sample is a whole launch.  Under ORION_SPLIT=1 a
    * launch outside any loop is split (chunks of two waves) so it can be
-   * tuned at all, and one in a loop whose grid holds three chunks of four
-   * waves of the original (split_launch says why not by default); never
-   * during a re-check, whose samples are whole launches. */
+   * tuned at all, and one in a loop in chunks of four waves, each where
+   * split_launch's bounds on the cost allow it (and says why not by
+   * default); never during a re-check, whose samples are whole launches. */
   if (orion_rt.split && !strcmp(c->source, "tuning") && c->k->split_fn && L->site) {
     int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
     int rc = split_launch(c, L, once ? 2 : 4);
