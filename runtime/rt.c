@@ -48,6 +48,12 @@
 
 #define ORION_EXPORT __attribute__((visibility("default")))
 
+/* A launch site outside any loop (a single launch, as far as the compiler
+ * knows). */
+static int outside_loops(const orion_site *site) {
+  return !(site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
+}
+
 /* ---- plain launches ----------------------------------------------------- */
 static CUstream cu_stream(void *stream, const orion_site *site) {
   if (!stream && site && (site->flags & ORION_SITE_PER_THREAD))
@@ -418,6 +424,18 @@ static unsigned long long grid_key(orion_dim3 g) {
  * candidates then compare within this much. */
 #define CHUNK_TOL 0.03
 
+/* The timed chunks a split launch of `blocks` blocks may take after the
+ * `used` ones (plan.h), from the original's time per block: its samples,
+ * else the probe's; -1 while neither is known.  c->mu held. */
+static int chunks_left(const rt_config *c, unsigned long long blocks, int used) {
+  double t = orion_tuner_median(&c->tuner, c->orig);
+  t = t > 0 ? t : c->probe_ms;
+  if (!(t > 0))
+    return -1;
+  int a = orion_plan_split_chunks(t * (double)blocks) - used;
+  return a > 0 ? a : 0;
+}
+
 /* The candidate of a split launch's next chunk: chosen while the chunk
  * before it still runs where the tuner's pattern allows it (tune.h, step
  * 10) or that chunk is the probe, which the tuner never sees; else once
@@ -491,10 +509,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   unsigned long long q0 = CHUNK(waves, c->orig);
   if (q0 == 0 || g3[dim] < 3 * q0)
     return -1;
-  /* the original's time per block so far: from its samples, else the probe */
-  double o = orion_tuner_median(&c->tuner, c->orig);
-  o = o > 0 ? o : c->probe_ms;
-  int allow = always ? INT_MAX : o > 0 ? orion_plan_split_chunks(o * (double)blocks) : -1;
+  int allow = always ? INT_MAX : chunks_left(c, blocks, 0); /* -1: the probe tells */
   int f = atomic_load(&c->final);
   int i = f >= 0 ? f : next_cand(c, blocks);
   f = atomic_load(&c->final);
@@ -517,10 +532,8 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
     for (int j = 0; j < c->pend_n; j++)
       probing |= c->pend[(c->pend_head + j) % RT_PENDING].probe;
     if (!always && !probing) {
-      /* the original's time: its samples, else the probe's (none: no split) */
-      double t = orion_tuner_median(&c->tuner, c->orig);
-      int a = orion_plan_split_chunks((t > 0 ? t : c->probe_ms) * (double)blocks) - used;
-      allow = a > 0 ? a : 0;
+      allow = chunks_left(c, blocks, used);
+      allow = allow > 0 ? allow : 0; /* -1 now: the probe failed, no split */
     }
     unsigned left = g3[dim] - off;
     i = allow != 0 ? chunk_cand(c, blocks) : -1;
@@ -629,8 +642,7 @@ static int tune_now(rt_config *c, const launch *L, unsigned long long blocks) {
    * split_launch's bounds on the cost allow it (and says why not by
    * default); never during a re-check, whose samples are whole launches. */
   if (orion_rt.split && !strcmp(c->source, "tuning") && c->k->split_fn && L->site) {
-    int once = !(L->site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
-    int rc = split_launch(c, L, once ? 2 : 4);
+    int rc = split_launch(c, L, outside_loops(L->site) ? 2 : 4);
     if (rc != -1)
       return rc;
   }
@@ -686,8 +698,7 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
     rt_kernel *k = orion_rt_kernel(func, dev, site, cu_stream(stream, site));
     if (!k)
       return plain(func, grid, block, args, shmem, stream, site);
-    c = orion_rt_config(
-        k, block, shmem, !(site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN)));
+    c = orion_rt_config(k, block, shmem, outside_loops(site));
     if (!c)
       return plain(func, grid, block, args, shmem, stream, site);
     tls[slot].stub = func, tls[slot].dev = dev, tls[slot].bx = block.x, tls[slot].by = block.y,

@@ -238,12 +238,13 @@ static void go_on(orion_tuner *t, int from) {
     start(t, i);
     return;
   }
-  if (t->c[from].side && t->cfg.side_last) {
-    side_or_settle(t);
-    return;
-  }
-  if (t->c[from].side)
+  if (t->c[from].side) {
+    if (t->cfg.side_last) { /* the walk has ended */
+      side_or_settle(t);
+      return;
+    }
     from = t->orig;
+  }
   i = step(t, from, t->dir);
   if (i < 0)
     end_direction(t);

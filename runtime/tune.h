@@ -71,8 +71,8 @@
  *      walk then starts from the original with the best so far as its
  *      baseline, so a cap must beat the unrolled code once that has won.
  *      With cfg.side_last the order turns round: the walk first, then the
- *      side candidates, each against the walk's choice (rt.c sets it for
- *      a single launch tuned on chunks, where the side candidates' few
+ *      side candidates, each against the walk's choice (candidates.c sets
+ *      it for a single launch tuned on chunks, where the side candidates' few
  *      percent cost the tuning chunks the occupancy walk's wins need).
  *   5. the stake (orion_tuner_stake, orion_tuner_wait): a trial of a
  *      candidate can cost more than it ever wins back when the kernel runs
