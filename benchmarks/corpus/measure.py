@@ -199,6 +199,10 @@ class Deadline(Exception):
     """The --deadline-s time has passed."""
 
 
+# the modes whose runs keep liborionrt's report (choices.csv)
+REPORTED = ('adaptive', 'cached', 'split')
+
+
 class Runner:
     """Runs one program's binaries under the tracer and records the results."""
 
@@ -314,12 +318,12 @@ class Runner:
         for r in range(self.a.runs):
             order = modes[r % len(modes):] + modes[:r % len(modes)]
             for mode, env in order:
-                if mode in ('adaptive', 'cached', 'split'):
+                if mode in REPORTED:
                     env = dict(env, ORION_REPORT=report)
                     if os.path.exists(report):
                         os.remove(report)
                 self.run(prog, pdir, args, mode, r, env)
-                if mode in ('adaptive', 'cached', 'split'):
+                if mode in REPORTED:
                     self.choices(prog, mode, r, report)
         n = 0
         if 'claims' in want:
@@ -352,7 +356,7 @@ def main():
                     help='comma-separated: the fixed modes time only these versions '
                          '(e.g. u4; default every version the binary has)')
     ap.add_argument('--traces', action='store_true',
-                    help='keep every launch of the off, adaptive and fixed runs (traces/)')
+                    help='keep every launch of the off, adaptive, split and fixed runs (traces/)')
     a = ap.parse_args()
     bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'split',
                                      'fixed', 'claims'}
