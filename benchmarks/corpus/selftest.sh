@@ -6,7 +6,8 @@
 #     write the tracer's file themselves, with known kernel times that
 #     depend on ORION_MODE), checking the computed medians, oracle, ratios,
 #     failed-run detection and the clone-name mapping; parity.py (named
-#     and unnamed losses, the previous-build check), merge-raw.py, ab.py.
+#     and unnamed losses, the previous-build check), merge-raw.py, ab.py;
+#     shards.py and gpu.sh --shard (one measure.py per GPU, a fake nvidia-smi).
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
 #     between versions left out.
@@ -53,6 +54,7 @@ n=\${n:-_Z1kPf}
   printf '0\t5000000\t8\t_Z1jv\n# dropped 0\n'; } >"\$KERNTIME_OUT"
 [ -n "\${ORION_REPORT:-}" ] && [ "\$ORION_REPORT" != json ] &&
   printf '{"orion_report":1,"configs":[{"kernel":"_Z1kPf","block":[256,1,1],"chosen":"r64","speedup":1.1,"iterations":3,"launches":1,"versions":[{"tag":"orig"},{"tag":"r64"},{"tag":"p32"}]}]}\n' >"\$ORION_REPORT"
+[ -n "\${DEVLOG:-}" ] && echo "\${CUDA_VISIBLE_DEVICES:-none}" >>"\$DEVLOG.\${PWD##*/}"
 echo "$3"; exit
 EOF
   chmod +x "$1"
@@ -90,6 +92,22 @@ python3 "$here/measure.py" --pack "$t/pack" --out "$t/raws" --runs 3 --modes off
 n=$(grep -c '^prog1,split,[0-2],0,ok,' "$t/raws/runs.csv"); [ "$n" = 3 ] || fail "prog1: $n split runs, want 3"
 grep -q '^prog1,split,0,_Z1kPf,8500000,1$' "$t/raws/kernels.csv" || fail "split runs without ORION_SPLIT=1"
 grep -q '^prog1,split,0,_Z1kPf,256x1x1,r64,' "$t/raws/choices.csv" || fail "no report of the split runs"
+# shards.py + gpu.sh --shard: prog1 (2 versions) costs more than prog2 (1), one GPU each; a fake
+# nvidia-smi with 2 GPUs; each shard's measure.py writes raw/gpu<i> and its programs see GPU i
+python3 "$here/shards.py" --pack "$t/pack" --runs-csv "$t/raw/runs.csv" --gpus 2 >"$t/shards" 2>/dev/null
+[ "$(cat "$t/shards")" = $'prog1\nprog2' ] || fail "shards.py: $(cat "$t/shards")"
+mkdir -p "$t/bin" "$t/g"
+printf '#!/bin/sh\n[ "$1" = -L ] && printf "GPU 0: a\\nGPU 1: b\\n" || echo fake\n' >"$t/bin/nvidia-smi"
+chmod +x "$t/bin/nvidia-smi"
+cp -r "$t/pack" "$t/gp" && cp "$here/measure.py" "$here/../eval/benchlib.py" "$t/gp/"
+tar -C "$t" -cJf "$t/g/pack.tar.xz" --transform 's,^gp,pack,' gp
+PATH=$t/bin:$PATH DEVLOG=$t/dev bash "$here/gpu.sh" "$t/g" "$t/g/raw.tgz" --shard "$(sed -n 1p "$t/shards")" \
+  --shard "$(sed -n 2p "$t/shards")" --runs 1 --modes off >"$t/gpu.log" 2>&1 || fail "gpu.sh: $(cat "$t/gpu.log")"
+tar -C "$t/g" -xzf "$t/g/raw.tgz"
+grep -q '^prog1,off,0,0,ok' "$t/g/raw/gpu0/runs.csv" && grep -q '^prog2,off,0,0,ok' "$t/g/raw/gpu1/runs.csv" &&
+  ! grep -q '^prog2' "$t/g/raw/gpu0/runs.csv" || fail "gpu.sh shards: $(cat "$t/gpu.log")"
+[ "$(sort -u "$t/dev.prog1-cuda")" = 0 ] && [ "$(sort -u "$t/dev.prog2-cuda")" = 1 ] ||
+  fail "gpu.sh: shard's programs not on their GPU: $(cat "$t"/dev.*)"
 python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
 row() { grep "^$1," "$t/res/$2"; }
 # tags: orig and r64 from the binary, p32 from the report; fixed runs of each
