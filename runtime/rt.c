@@ -293,13 +293,21 @@ static void resolve(rt_config *c, int keep) {
     c->pend_n--;
     if (!ok)
       continue;
+    /* the submission the events bracketed on an idle stream (timed), at
+     * most half the time: a thread preempted after its launch was on the
+     * GPU must not make a version look faster than it is by more */
+    double sub = p->sub_ms < ms / 2 ? p->sub_ms : ms / 2;
     if (orion_rt.debug)
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
-              "1000 blocks; host %.1f us%s%s%s)\n",
-              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms,
-              ms * 1e6 / p->work, p->host_us, p->idle ? ", idle stream" : "",
+              "1000 blocks; host %.1f us%s%s)\n",
+              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms - sub,
+              (ms - sub) * 1e6 / p->work, p->host_us,
               p->ahead ? ", chosen ahead" : "", p->probe ? ", split probe" : "");
+    if (orion_rt.debug && p->sub_ms > 0)
+      fprintf(stderr, "orion: debug: tune %s: idle stream, %.1f us of submission left out\n",
+              c->k->name, sub * 1000);
+    ms -= (float)sub;
     if (p->probe) {
       c->probe_ms = ms / p->work;
       continue;
@@ -364,14 +372,17 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
  * [off, off + count) of dimension dim, `work` blocks in all), with the
  * tuner's comparability key.  c->mu held.
- * On a stream with nothing queued the events also time the host's
- * submission of the launch (5-8 us, 13-35 us for a binary's first launch
- * on an H200: ORION_DEBUG prints it); the tuner's cold samples (tune.h,
- * step 1) cover the first launches.  Making the stream wait for the host
- * (cuStreamWaitValue32 on a word the host sets after queuing the launch)
- * removed the gap but deadlocked 8 host threads in exhaustive mode
- * (test/gpu/rt_robust): a thread's launch can block on a hardware queue
- * that another stream's wait holds. */
+ * On a stream with nothing queued the GPU passes the first event at once
+ * and the kernel starts only once the host has submitted it: the events
+ * also time that submission (2-8 us; 13-35 us for a binary's first launch
+ * on an H200, which the tuner's warm-up leaves out, tune.h step 1), which
+ * made a 1.33x win on kernels of 25 us read 1.28.  So on an idle stream
+ * the host's time from the first event's return to the launch's return
+ * (the launch is on the GPU by then) is subtracted (sub_ms).  Making the
+ * stream wait for the host instead (cuStreamWaitValue32 on a word the host
+ * sets after queuing the launch) removed the gap but deadlocked 8 host
+ * threads in exhaustive mode (test/gpu/rt_robust): a thread's launch can
+ * block on a hardware queue that another stream's wait holds. */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, unsigned long long key) {
   int failed = 0;
@@ -379,14 +390,17 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   if (c->pend_n == RT_PENDING)
     resolve(c, RT_PENDING - 1);
   struct rt_timing *p = &c->pend[(c->pend_head + c->pend_n) % RT_PENDING];
-  int idle =
-      orion_rt.debug && orion_rt.api.cuStreamQuery && orion_rt.api.cuStreamQuery(s) == CUDA_SUCCESS;
-  double h0 = orion_rt.debug ? orion_rt_now_us() : 0;
+  CUstreamCaptureMode cm = orion_rt_relax_capture(); /* a query is no capture's business */
+  int idle = orion_rt.api.cuStreamQuery && orion_rt.api.cuStreamQuery(s) == CUDA_SUCCESS;
+  orion_rt_restore_capture(cm);
+  double h0 = orion_rt_now_us();
   int t0 = orion_rt.api.cuEventRecord(p->ev[0], s) == CUDA_SUCCESS;
+  double h1 = orion_rt_now_us();
   int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
+  double h2 = orion_rt_now_us();
   int t1 = t0 && orion_rt.api.cuEventRecord(p->ev[1], s) == CUDA_SUCCESS;
-  p->host_us = orion_rt.debug ? orion_rt_now_us() - h0 : 0;
-  p->idle = idle;
+  p->host_us = orion_rt_now_us() - h0;
+  p->sub_ms = idle ? (h2 - h1) / 1000 : 0;
   p->ahead = c->pend_n > 0;
   p->probe = 0;
   if (failed) {

@@ -108,7 +108,7 @@ typedef struct rt_config {
     unsigned long long key; /* its comparability key (tune.h, step 2) */
     double work;            /* blocks it ran */
     double host_us;         /* ORION_DEBUG: host time from the first event to the second */
-    int idle;               /* ORION_DEBUG: the stream was idle before the first event */
+    double sub_ms;          /* the host's submission the events bracket (rt.c: timed) */
     int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
     int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
   } pend[RT_PENDING];
