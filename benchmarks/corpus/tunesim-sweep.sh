@@ -10,7 +10,8 @@
 # version alone, wins of >= 3 % captured to >= 80 %, the programs
 # replayed slower than the original by more than 0.4 %, and the share of
 # each win of a kernel launched more than once that the replays kept.  One
-# Markdown table to <out.md>.
+# Markdown table to <out.md>.  SETTINGS='a;b;...' replaces the settings
+# below (each a list of tunesim options).
 set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,6 +20,7 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 settings=("--budget 0.005" "--budget 0.01" "--budget 0.02" "--budget 0.05" "--budget 1"
           "--budget 0.005 --set min_pairs=3" "--budget 0.005 --recheck 0"
           "--budget 1 --own 0.005" "--budget 1 --own 0.008" "--budget 1 --own 0.01")
+if [ -n "${SETTINGS:-}" ]; then IFS=';' read -r -a settings <<<"$SETTINGS"; fi
 {
   echo "| setting | programs <= 1.01 x orig | kernels >= 0.98 x oracle | wins captured >= 80 % | slower than orig by > 0.4 % | captured per win |"
   echo "|---|---|---|---|---|---|"
