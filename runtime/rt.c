@@ -375,10 +375,12 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
  * On a stream with nothing queued the GPU passes the first event at once
  * and the kernel starts only once the host has submitted it: the events
  * also time that submission (2-8 us; 13-35 us for a binary's first launch
- * on an H200, which the tuner's warm-up leaves out, tune.h step 1), which
- * made a 1.33x win on kernels of 25 us read 1.28.  So on an idle stream
- * the host's time from the first event's return to the launch's return
- * (the launch is on the GPU by then) is subtracted (sub_ms).  Making the
+ * on an H200, which the tuner's warm-up leaves out, tune.h step 1).  So
+ * on an idle stream the host's time from the first event's return to the
+ * launch's return (the launch is on the GPU by then) is subtracted
+ * (sub_ms): a 41 us kernel's second launch read 60 us without it.  Not
+ * subtracted: the events' own cost on the GPU, about 3.6 us a sample by
+ * lulesh's claims (1.28x for kernels of 25 and 33 us).  Making the
  * stream wait for the host instead (cuStreamWaitValue32 on a word the host
  * sets after queuing the launch) removed the gap but deadlocked 8 host
  * threads in exhaustive mode (test/gpu/rt_robust): a thread's launch can
