@@ -10,7 +10,7 @@
 #     shards.py and gpu.sh --shard (one measure.py per GPU, a fake nvidia-smi).
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
-#     between versions left out.
+#     between versions left out; --event-us shrinks the claimed speedup.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -92,10 +92,15 @@ python3 "$here/measure.py" --pack "$t/pack" --out "$t/raws" --runs 3 --modes off
 n=$(grep -c '^prog1,split,[0-2],0,ok,' "$t/raws/runs.csv"); [ "$n" = 3 ] || fail "prog1: $n split runs, want 3"
 grep -q '^prog1,split,0,_Z1kPf,8500000,1$' "$t/raws/kernels.csv" || fail "split runs without ORION_SPLIT=1"
 grep -q '^prog1,split,0,_Z1kPf,256x1x1,r64,' "$t/raws/choices.csv" || fail "no report of the split runs"
-# shards.py + gpu.sh --shard: prog1 (2 versions) costs more than prog2 (1), one GPU each; a fake
-# nvidia-smi with 2 GPUs; each shard's measure.py writes raw/gpu<i> and its programs see GPU i
-python3 "$here/shards.py" --pack "$t/pack" --runs-csv "$t/raw/runs.csv" --gpus 2 >"$t/shards" 2>/dev/null
-[ "$(cat "$t/shards")" = $'prog1\nprog2' ] || fail "shards.py: $(cat "$t/shards")"
+# shards.py + gpu.sh --shard: by an earlier runs.csv both take 1 s a run, and prog2 had 4 fixed
+# versions timed against prog1's 2 in its binary (orig, r64), so prog2 goes first, to GPU 0;
+# a fake nvidia-smi with 2 GPUs; each shard's measure.py writes raw/gpu<i>, its programs see GPU i
+mkdir -p "$t/hist"
+{ echo 'program,mode,run,rc,check,wall_s,gpu_ns,launches,dropped'
+  echo 'prog1,off,0,0,ok,1.0,1,1,0'; echo 'prog2,off,0,0,ok,1.0,1,1,0'
+  for v in orig a b c; do echo "prog2,fixed:$v,0,0,ok,1.0,1,1,0"; done; } >"$t/hist/runs.csv"
+python3 "$here/shards.py" --pack "$t/pack" --runs-csv "$t/hist/runs.csv" --gpus 2 >"$t/shards" 2>/dev/null
+[ "$(cat "$t/shards")" = $'prog2\nprog1' ] || fail "shards.py: $(cat "$t/shards")"
 mkdir -p "$t/bin" "$t/g"
 printf '#!/bin/sh\n[ "$1" = -L ] && printf "GPU 0: a\\nGPU 1: b\\n" || echo fake\n' >"$t/bin/nvidia-smi"
 chmod +x "$t/bin/nvidia-smi"
@@ -104,9 +109,9 @@ tar -C "$t" -cJf "$t/g/pack.tar.xz" --transform 's,^gp,pack,' gp
 PATH=$t/bin:$PATH DEVLOG=$t/dev bash "$here/gpu.sh" "$t/g" "$t/g/raw.tgz" --shard "$(sed -n 1p "$t/shards")" \
   --shard "$(sed -n 2p "$t/shards")" --runs 1 --modes off >"$t/gpu.log" 2>&1 || fail "gpu.sh: $(cat "$t/gpu.log")"
 tar -C "$t/g" -xzf "$t/g/raw.tgz"
-grep -q '^prog1,off,0,0,ok' "$t/g/raw/gpu0/runs.csv" && grep -q '^prog2,off,0,0,ok' "$t/g/raw/gpu1/runs.csv" &&
-  ! grep -q '^prog2' "$t/g/raw/gpu0/runs.csv" || fail "gpu.sh shards: $(cat "$t/gpu.log")"
-[ "$(sort -u "$t/dev.prog1-cuda")" = 0 ] && [ "$(sort -u "$t/dev.prog2-cuda")" = 1 ] ||
+grep -q '^prog2,off,0,0,ok' "$t/g/raw/gpu0/runs.csv" && grep -q '^prog1,off,0,0,ok' "$t/g/raw/gpu1/runs.csv" &&
+  ! grep -q '^prog1' "$t/g/raw/gpu0/runs.csv" || fail "gpu.sh shards: $(cat "$t/gpu.log")"
+[ "$(sort -u "$t/dev.prog2-cuda")" = 0 ] && [ "$(sort -u "$t/dev.prog1-cuda")" = 1 ] ||
   fail "gpu.sh: shard's programs not on their GPU: $(cat "$t"/dev.*)"
 python3 "$here/analyze.py" "$t/raw" --out "$t/res" >"$t/analyze.log"
 row() { grep "^$1," "$t/res/$2"; }
@@ -180,4 +185,11 @@ python3 -c "import sys; sys.exit(not (float('$captured') >= 0.8 and float('$sim'
   fail "r64's win not kept: $k"
 grep -q '^p,_Z1bv,' "$t/sim/kernels.csv" && fail "_Z1bv replayed although its launches differ"
 grep -q 'Replayed/orig <= 1.01 per program: 1 of 1' "$t/sim/tunesim.md" || fail "$(cat "$t/sim/tunesim.md")"
+# --event-us: 1 ms more on every fed time turns r64's 1.25x into about 2 / 1.8 = 1.11x
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/sime" -- --event-us 1000 >/dev/null
+k=$(grep '^p,_Z1av,' "$t/sime/kernels.csv") || fail "no replay of _Z1av with --event-us"
+IFS=, read -r _ _ _ _ _ _ _ _ _ _ chosen speedup _ <<<"$k"
+python3 -c "import sys; s = [float(x) for x in '$speedup'.split()]
+sys.exit(not ('$chosen' == 'r64 r64 r64 r64' and all(1.08 < x < 1.14 for x in s)))" ||
+  fail "--event-us: $k"
 echo "selftest: ok"

@@ -1,7 +1,8 @@
 /* tunesim.c - replays a program's launches through liborionrt's adaptive
  * selection, with the GPU times each version really took.
  *
- *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--set field=value ...] < scenario
+ *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] [--set field=value ...]
+ *           < scenario
  *
  * The question it answers offline: what would adaptive mode have cost on a
  * program, launch by launch, under a given tuner?  A scenario (tunesim.py
@@ -26,7 +27,9 @@
  *     plan.h's schedule.
  * What-if, not in rt.c: --own F also requires F of the configuration's own
  * GPU time less its own tuning loss to cover the stake (a budget per
- * kernel beside the program's; --budget 1 leaves it alone).
+ * kernel beside the program's; --budget 1 leaves it alone).  --event-us F
+ * adds F us to every time the tuner is fed: the fixed cost that timing a
+ * launch with events has on the GPU, which CUPTI's times leave out.
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
  * host threads, and rt.c's launch chosen one ahead (tune.h, step 10: a
  * time is fed here before the next launch is chosen; the traces' CUPTI
@@ -73,6 +76,7 @@ static sim_config cfgs[MAXC];
 static double budget = 0.005;
 static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
+static double event_ms; /* --event-us: added to every fed time */
 static int verbose;
 static orion_tune_cfg tcfg;
 
@@ -175,8 +179,8 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     orion_tuner_wait(&c->t);
     return c->t.best;
   }
-  orion_tuner_feed(&c->t, i, ms[i], (double)blocks, blocks);
-  c->timed_ms += ms[i];
+  orion_tuner_feed(&c->t, i, ms[i] + event_ms, (double)blocks, blocks);
+  c->timed_ms += ms[i] + event_ms;
   c->timed_n++;
   publish(c);
   return i;
@@ -200,8 +204,8 @@ static int set_field(const char *arg) {
 }
 
 static int usage(void) {
-  fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--set field=value ...] "
-        "< scenario\n"
+  fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] "
+        "[--set field=value ...] < scenario\n"
         "  -v: every launch and every trial's stake against the budget\n"
         "  replays a scenario (tunesim.py) through the runtime's adaptive selection\n",
         stderr);
@@ -217,6 +221,8 @@ int main(int argc, char **argv) {
       own = atof(argv[++a]);
     else if (!strcmp(argv[a], "--recheck") && a + 1 < argc)
       recheck = atol(argv[++a]);
+    else if (!strcmp(argv[a], "--event-us") && a + 1 < argc)
+      event_ms = atof(argv[++a]) / 1000;
     else if (!strcmp(argv[a], "--set") && a + 1 < argc && set_field(argv[a + 1]) == 0)
       a++;
     else if (!strcmp(argv[a], "-v"))
