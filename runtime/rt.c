@@ -297,17 +297,17 @@ static void resolve(rt_config *c, int keep) {
      * most half the time: a thread preempted after its launch was on the
      * GPU must not make a version look faster than it is by more */
     double sub = p->sub_ms < ms / 2 ? p->sub_ms : ms / 2;
+    ms -= (float)sub;
     if (orion_rt.debug)
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
               "1000 blocks; host %.1f us%s%s)\n",
-              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms - sub,
-              (ms - sub) * 1e6 / p->work, p->host_us,
-              p->ahead ? ", chosen ahead" : "", p->probe ? ", split probe" : "");
-    if (orion_rt.debug && p->sub_ms > 0)
+              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms,
+              ms * 1e6 / p->work, p->host_us, p->ahead ? ", chosen ahead" : "",
+              p->probe ? ", split probe" : "");
+    if (orion_rt.debug && sub > 0)
       fprintf(stderr, "orion: debug: tune %s: idle stream, %.1f us of submission left out\n",
               c->k->name, sub * 1000);
-    ms -= (float)sub;
     if (p->probe) {
       c->probe_ms = ms / p->work;
       continue;
