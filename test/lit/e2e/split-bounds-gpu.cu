@@ -19,38 +19,7 @@
 // DEBUG-NOT: tune _Z9short_runPjii launch 1: {{.*}}split probe
 #include <cstdio>
 
-#define NACC 64
-
-__device__ static unsigned work(unsigned seed, int iters) {
-  unsigned acc[NACC];
-#pragma unroll
-  for (int k = 0; k < NACC; k++)
-    acc[k] = seed * (2 * k + 1) + k;
-  for (int it = 0; it < iters; it++) {
-#pragma unroll
-    for (int k = 0; k < NACC; k++)
-      acc[k] = acc[k] * 2654435761u + (acc[(k + 1) % NACC] >> 3) + it;
-  }
-  unsigned s = 0;
-#pragma unroll
-  for (int k = 0; k < NACC; k++)
-    s ^= acc[k] + k;
-  return s;
-}
-
-// out[0] += and out[1] ^= every thread's value: both commutative, so the
-// result does not depend on the order in which blocks or chunks run.
-__device__ static void fold(unsigned *out, unsigned v) {
-  unsigned a = v, x = v;
-  for (int d = 16; d > 0; d /= 2) {
-    a += __shfl_xor_sync(0xffffffffu, a, d);
-    x ^= __shfl_xor_sync(0xffffffffu, x, d);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    atomicAdd(&out[0], a);
-    atomicXor(&out[1], x);
-  }
-}
+#include "Inputs/accumulate.cuh"
 
 __global__ void long_run(unsigned *out, int iters, int salt) {
   unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
