@@ -379,8 +379,10 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
  * on an idle stream the host's time from the first event's return to the
  * launch's return (the launch is on the GPU by then) is subtracted
  * (sub_ms): a 41 us kernel's second launch read 60 us without it.  Not
- * subtracted: the events' own cost on the GPU, about 3.6 us a sample by
- * lulesh's claims (1.28x for kernels of 25 and 33 us).  Making the
+ * subtracted: the events' own cost on the GPU, 3.4 us a sample on an H200
+ * for kernels of 1 to 87 us alike (benchmarks/runtime/event_cost.cu); a
+ * bound the runtime could measure needs empty kernels of its own on the
+ * program's stream, more GPU time than 1 % of a small program.  Making the
  * stream wait for the host instead (cuStreamWaitValue32 on a word the host
  * sets after queuing the launch) removed the gap but deadlocked 8 host
  * threads in exhaustive mode (test/gpu/rt_robust): a thread's launch can
