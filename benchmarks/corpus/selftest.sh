@@ -6,7 +6,8 @@
 #     write the tracer's file themselves, with known kernel times that
 #     depend on ORION_MODE), checking the computed medians, oracle, ratios,
 #     failed-run detection and the clone-name mapping; parity.py (named
-#     and unnamed losses, the previous-build check), merge-raw.py, ab.py;
+#     and unnamed losses, the previous-build check), merge-raw.py, ab.py,
+#     capture.py (a mode's capture of the fixed versions' wins);
 #     shards.py and gpu.sh --shard (one measure.py per GPU, a fake nvidia-smi).
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
@@ -127,6 +128,17 @@ grep -q '^prog2,clang,.*,fail,' "$t/raw/runs.csv" || fail "prog2's failing clang
 [[ $(row prog2 programs.csv) == prog2,single,15,,15,* ]] || fail "prog2: failed runs counted: $(row prog2 programs.csv)"
 grep -q 'Adaptive (tuning included) <= 1.01 x off, per program: met on 2 of 2' "$t/res/corpus.md" ||
   fail "corpus.md check line: $(grep Adaptive "$t/res/corpus.md")"
+# capture.py: another call's split runs, where off took 20 ms for k: split at 17 keeps
+# 3 of the 4 ms that r64 (0.8 x the original alone) would save there, 75 %
+mkdir -p "$t/rawcap"
+{ echo program,mode,run,kernel,gpu_ns,launches
+  for r in 0 1 2; do echo "prog1,off,$r,_Z1kPf,20000000,1"; echo "prog1,split,$r,_Z1kPf,1700000$r,1"
+    echo "prog1,off,$r,_Z1jv,5000000,1"; echo "prog1,split,$r,_Z1jv,5000000,1"; done; } >"$t/rawcap/kernels.csv"
+python3 "$here/capture.py" --kernels "$t/res/kernels.csv" --mode split "$t/rawcap" >"$t/capture.md"
+grep -q '^| prog1 | _Z1kPf | r64 | 25.0% | 20 | 17 | 75% | 50% |$' "$t/capture.md" &&
+  grep -q 'split <= 1.01 x off: 1 of 1 programs' "$t/capture.md" &&
+  grep -q 'split >= 0.98 x oracle on kernels >= 1 ms: 1 of 2' "$t/capture.md" &&
+  grep -q 'split captures >= 80 % on 0 of 1' "$t/capture.md" || fail "capture.py: $(cat "$t/capture.md")"
 # two raw directories (two GPU calls) read as one
 mkdir -p "$t/raw2"; for f in runs kernels tags choices; do head -1 "$t/raw/$f.csv" >"$t/raw2/$f.csv"; done
 grep '^prog2,' "$t/raw/runs.csv" >>"$t/raw2/runs.csv"; grep '^prog2,' "$t/raw/kernels.csv" >>"$t/raw2/kernels.csv"
