@@ -334,6 +334,19 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
     settle(t);
 }
 
+/* The median of the n (1..ORION_TUNE_WINDOW) values of w (for even n the
+ * mean of the middle two). */
+static double window_median(const double *w, int n) {
+  double v[ORION_TUNE_WINDOW];
+  for (int i = 0; i < n; i++) { /* insertion sort: n <= 6 */
+    int j = i;
+    for (; j > 0 && v[j - 1] > w[i]; j--)
+      v[j] = v[j - 1];
+    v[j] = w[i];
+  }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* A sample of a re-check (tune.h, step 7). */
 static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
   int want = t->rc_step == 1 ? t->orig : t->final;
@@ -357,10 +370,7 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
   t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
   t->rechecks++;
   int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
-  double sum = 0;
-  for (int i = 0; i < w; i++)
-    sum += t->window[i];
-  if (w >= 3 && sum / w > log(1 - t->cfg.margin / 2)) { /* no longer wins: revert */
+  if (w >= 3 && window_median(t->window, w) > log(1 - t->cfg.margin / 2)) { /* no longer wins */
     t->reverted = 1;
     t->final = t->best = t->orig;
   }

@@ -94,10 +94,14 @@
  *      original.
  *   7. re-checks (orion_tuner_recheck, at a rate the caller sets): a
  *      choice other than the original runs chosen, original, chosen, one
- *      pair with x = (ln c_before + ln c_after) / 2 - ln o.  When the mean
- *      of the last (up to 6, at least 3) re-check pairs shows less than
- *      half the margin (m > ln(1 - margin / 2)), the choice reverts to the
- *      original for good.  After confirm_pairs (3) re-check pairs without a
+ *      pair with x = (ln c_before + ln c_after) / 2 - ln o.  When the
+ *      median of the last (up to 6, at least 3) re-check pairs shows less
+ *      than half the margin (> ln(1 - margin / 2)), the choice reverts to
+ *      the original for good.  The median, not the mean: one pair whose
+ *      sample a host delay distorted (an idle stream's submission, rt.c:
+ *      timed, is subtracted up to half the sample) cannot revert a win the
+ *      others show (on an H200 the mean reverted surfel_render's u8, 4-5 %
+ *      faster than the original in each of its four re-checks by CUPTI).  After confirm_pairs (3) re-check pairs without a
  *      revert the choice is confirmed (orion_tuner_confirmed): only a
  *      confirmed choice is a decision worth caching.  A cached choice
  *      starts settled (orion_tuner_settle_on) and is re-checked the same
