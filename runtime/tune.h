@@ -101,11 +101,11 @@
  *      sample a host delay distorted (an idle stream's submission, rt.c:
  *      timed, is subtracted up to half the sample) cannot revert a win the
  *      others show (on an H200 the mean reverted surfel_render's u8, 4-5 %
- *      faster than the original in each of its four re-checks by CUPTI).  After confirm_pairs (3) re-check pairs without a
- *      revert the choice is confirmed (orion_tuner_confirmed): only a
- *      confirmed choice is a decision worth caching.  A cached choice
- *      starts settled (orion_tuner_settle_on) and is re-checked the same
- *      way.  A choice tuning settled on before its re-checks were all in
+ *      faster than the original in each of its four re-checks by CUPTI).
+ *      After confirm_pairs (3) re-check pairs without a revert the choice
+ *      is confirmed (orion_tuner_confirmed): only a confirmed choice is a
+ *      decision worth caching.  A cached choice starts settled
+ *      (orion_tuner_settle_on) and is re-checked the same way.  A choice tuning settled on before its re-checks were all in
  *      is carried to the next run as evidence, with the pairs it has
  *      (orion_tuner_settle_checked): re-checked there at once, confirmed
  *      once it has confirm_pairs pairs in all.

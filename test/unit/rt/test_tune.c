@@ -274,7 +274,8 @@ static void test_recheck_cached(void) {
   /* A carried choice that no longer wins: the carried pairs say 10 %, the
    * program now runs it 10 % slower; reverted once the window's median
    * shows less than half the margin: of (ln 0.9, ln 0.9, ln 1.1, ln 1.1,
-   * ln 1.1) the median is ln 1.1, at the third new pair. */
+   * ln 1.1) the median is ln 1.1, at the third new pair (at the second,
+   * (ln 0.9 + ln 1.1) / 2 = ln 0.99 / 2 is just below ln 0.995). */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
   sim sl = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE, NULL};
