@@ -12,7 +12,7 @@ runs, and the oracle is carried over as a ratio to the original:
     oracle/mode = (oracle_ms / orig_ms) * (off / mode)
     captured    = (off - mode) / (off - off * oracle_ms / orig_ms)
 Prints the programs' mode/off (<= 1.01 is the do-no-harm bound), the
-kernels of 1 ms or more (the original's total) at >= 0.98 x oracle, and
+kernels of 1 ms or more (off's total, as analyze.py) at >= 0.98 x oracle, and
 the wins (>= 3 %, as analyze.py counts them: any length) captured to 80 %.  Python 3 standard library only.
 """
 import argparse
@@ -62,7 +62,7 @@ def main():
                 continue
             orig, oracle = float(r['orig_ms']), float(r['oracle_ms'])
             o, m = med(off_k[p][k]) / 1e6, med(mode_k[p][k]) / 1e6
-            if orig >= 1:
+            if float(r['off_ms'] or 0) >= 1:  # as analyze.py: the off runs' total
                 sel.append((p, k, oracle / orig * o / m))
             gain = float(r['best_gain'] or 0)
             if gain >= 0.03:
