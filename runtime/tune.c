@@ -354,6 +354,11 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
     t->phase = PH_DONE; /* not comparable: no verdict this time */
     return;
   }
+  if (!t->c[cand].warm) { /* its binary's first launch here is no sample (step 1) */
+    warm_up(t, cand);
+    t->phase = PH_DONE;
+    return;
+  }
   if (t->rc_step == 0) {
     t->rc_b = v, t->rc_key = key, t->rc_step = 1;
     return;
@@ -459,6 +464,7 @@ void orion_tuner_settle_on(orion_tuner *t, int cand) {
     cand = t->orig;
   t->final = t->best = cand;
   t->phase = PH_DONE;
+  warm_up(t, cand); /* the caller runs it before its first re-check */
 }
 
 void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq) {

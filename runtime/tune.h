@@ -105,10 +105,14 @@
  *      After confirm_pairs (3) re-check pairs without a revert the choice
  *      is confirmed (orion_tuner_confirmed): only a confirmed choice is a
  *      decision worth caching.  A cached choice starts settled
- *      (orion_tuner_settle_on) and is re-checked the same way.  A choice tuning settled on before its re-checks were all in
- *      is carried to the next run as evidence, with the pairs it has
+ *      (orion_tuner_settle_on) and is re-checked the same way.  A choice
+ *      tuning settled on before its re-checks were all in is carried to
+ *      the next run as evidence, with the pairs it has
  *      (orion_tuner_settle_checked): re-checked there at once, confirmed
- *      once it has confirm_pairs pairs in all.
+ *      once it has confirm_pairs pairs in all.  As in step 1, a binary's
+ *      first launch is no sample: the first re-check of a cached choice
+ *      runs the original cold (13-35 us of its first launch on an H200)
+ *      and gives no verdict.
  *   8. the caller may mark a candidate that would run exactly as the
  *      original (orion_tuner_same: a padding version whose limit never
  *      binds: never tested), and skip one a model predicts much slower
@@ -238,7 +242,8 @@ int orion_tuner_init(orion_tuner *t, orion_tune_mode mode, int n, int orig, int 
  * cand is the original or out of range. */
 int orion_tuner_side(orion_tuner *t, int cand);
 /* Settle at once on `cand` (a cached decision): no tuning, re-checks as
- * for a choice tuning made. */
+ * for a choice tuning made.  cand's binary counts as warm: requires the
+ * caller to run it before its first re-check. */
 void orion_tuner_settle_on(orion_tuner *t, int cand);
 /* The walk's evidence so far as one token of at most ORION_TUNE_WALK_MAX
  * printable characters without spaces (the candidate under test, the

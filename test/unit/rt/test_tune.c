@@ -238,8 +238,20 @@ static void test_recheck_cached(void) {
   sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sc);
   g.cold[1] = g.orig_cold = 0;
-  at = rechecks(&g, &t, 10, 64);
-  CHECK(at == 3 && orion_tuner_next(&t) == 0, "cached but slower: reverted at %d", at);
+  at = rechecks(&g, &t, 10, 64); /* the first runs the original cold: no verdict */
+  CHECK(at == 4 && orion_tuner_next(&t) == 0, "cached but slower: reverted at %d", at);
+  /* That first re-check: the original's cold launch (here 3x its time)
+   * is no sample, whatever it read; the next re-check counts. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  for (int r = 0; r < 2; r++) {
+    CHECK(orion_tuner_recheck(&t), "cold: re-check %d starts", r);
+    orion_tuner_feed(&t, 1, 0.95, 1, 1);
+    orion_tuner_feed(&t, 0, r == 0 ? 3.0 : 1.0, 1, 1);
+    orion_tuner_feed(&t, 1, 0.95, 1, 1);
+    CHECK(orion_tuner_settled(&t) && t.rechecks == r, "cold: %d re-check pairs after %d",
+          t.rechecks, r + 1);
+  }
   /* A re-check pair with launches of different grids gives no verdict. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
@@ -265,7 +277,7 @@ static void test_recheck_cached(void) {
   sim sw = {win10, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 5, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sw);
   g.cold[1] = g.orig_cold = 0;
-  at = rechecks(&g, &t, 1, 8);
+  at = rechecks(&g, &t, 2, 8); /* the first runs the original cold */
   double sp = 0, half = 0;
   int pairs = 0;
   CHECK(at == 0 && orion_tuner_confirmed(&t) && orion_tuner_estimate(&t, 1, &sp, &half, &pairs) &&
@@ -274,27 +286,29 @@ static void test_recheck_cached(void) {
   /* A carried choice that no longer wins: the carried pairs say 10 %, the
    * program now runs it 10 % slower; reverted once the window's median
    * shows less than half the margin: of (ln 0.9, ln 0.9, ln 1.1, ln 1.1,
-   * ln 1.1) the median is ln 1.1, at the third new pair (at the second,
-   * (ln 0.9 + ln 1.1) / 2 = ln 0.99 / 2 is just below ln 0.995). */
+   * ln 1.1) the median is ln 1.1, at the third new pair, the fourth
+   * re-check (at the second pair, (ln 0.9 + ln 1.1) / 2 = ln 0.99 / 2 is
+   * just below ln 0.995). */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_checked(&t, 1, 2, 2 * l, 2 * l * l);
   sim sl = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 6, ORION_TUNE_ADAPTIVE, NULL};
   gpu_init(&g, &sl);
   g.cold[1] = g.orig_cold = 0;
-  at = rechecks(&g, &t, 10, 8);
-  CHECK(at == 3 && orion_tuner_next(&t) == 0 && t.reverted, "carried but slower: reverted at %d",
+  at = rechecks(&g, &t, 10, 8); /* the first runs the original cold */
+  CHECK(at == 4 && orion_tuner_next(&t) == 0 && t.reverted, "carried but slower: reverted at %d",
         at);
   /* One distorted re-check: the clone 5 % faster in every re-check but
    * one, where the original's sample read half its time (a host delay
    * subtracted as an idle stream's submission).  The window's mean,
    * (2 ln 0.95 + ln 1.9) / 3 = 0.18, would revert; its median keeps the
-   * win, and three more re-checks confirm it. */
+   * win, and three more re-checks confirm it (after the first, which runs
+   * the original cold). */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
-  for (int r = 0; r < 6; r++) {
+  for (int r = 0; r < 7; r++) {
     CHECK(orion_tuner_recheck(&t), "distorted: re-check %d starts", r);
     orion_tuner_feed(&t, 1, 0.95, 1, 1);
-    orion_tuner_feed(&t, 0, r == 1 ? 0.5 : 1.0, 1, 1);
+    orion_tuner_feed(&t, 0, r == 2 ? 0.5 : 1.0, 1, 1);
     orion_tuner_feed(&t, 1, 0.95, 1, 1);
     CHECK(!t.reverted && orion_tuner_next(&t) == 1, "distorted: reverted at re-check %d", r + 1);
   }
