@@ -24,6 +24,18 @@ static int rechecks(gpu *g, orion_tuner *t, int n, int gap) {
   return 0;
 }
 
+/* A re-check of a tuner settled on candidate 1 against the original 0:
+ * the choice, the original and the choice again take c, o and c
+ * (launches of one grid, one unit of work); 1 if it started. */
+static int recheck_once(orion_tuner *t, double c, double o) {
+  if (!orion_tuner_recheck(t))
+    return 0;
+  orion_tuner_feed(t, 1, c, 1, 1);
+  orion_tuner_feed(t, 0, o, 1, 1);
+  orion_tuner_feed(t, 1, c, 1, 1);
+  return 1;
+}
+
 /* Work that shrinks every launch (LU: the trailing matrix, (n - k)^2). */
 static double lu_work(int i) {
   double k = 1 - i / 600.0;
@@ -244,14 +256,10 @@ static void test_recheck_cached(void) {
    * is no sample, whatever it read; the next re-check counts. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
-  for (int r = 0; r < 2; r++) {
-    CHECK(orion_tuner_recheck(&t), "cold: re-check %d starts", r);
-    orion_tuner_feed(&t, 1, 0.95, 1, 1);
-    orion_tuner_feed(&t, 0, r == 0 ? 3.0 : 1.0, 1, 1);
-    orion_tuner_feed(&t, 1, 0.95, 1, 1);
-    CHECK(orion_tuner_settled(&t) && t.rechecks == r, "cold: %d re-check pairs after %d",
-          t.rechecks, r + 1);
-  }
+  for (int r = 0; r < 2; r++)
+    CHECK(recheck_once(&t, 0.95, r == 0 ? 3.0 : 1.0) && orion_tuner_settled(&t) &&
+              t.rechecks == r,
+          "cold: %d re-check pairs after %d", t.rechecks, r + 1);
   /* A re-check pair with launches of different grids gives no verdict. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
@@ -305,13 +313,9 @@ static void test_recheck_cached(void) {
    * the original cold). */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
-  for (int r = 0; r < 7; r++) {
-    CHECK(orion_tuner_recheck(&t), "distorted: re-check %d starts", r);
-    orion_tuner_feed(&t, 1, 0.95, 1, 1);
-    orion_tuner_feed(&t, 0, r == 2 ? 0.5 : 1.0, 1, 1);
-    orion_tuner_feed(&t, 1, 0.95, 1, 1);
-    CHECK(!t.reverted && orion_tuner_next(&t) == 1, "distorted: reverted at re-check %d", r + 1);
-  }
+  for (int r = 0; r < 7; r++)
+    CHECK(recheck_once(&t, 0.95, r == 2 ? 0.5 : 1.0) && !t.reverted && orion_tuner_next(&t) == 1,
+          "distorted: reverted at re-check %d", r + 1);
   CHECK(orion_tuner_confirmed(&t) && t.rechecks == 6, "distorted: confirmed after %d re-checks",
         t.rechecks);
   /* No carried pairs: as settle_on; the original: nothing to re-check. */
