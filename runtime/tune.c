@@ -77,12 +77,13 @@ static int live(const orion_tuner *t, int i) {
   return s != C_DROPPED && s != C_SAME;
 }
 
-double orion_tuner_median(const orion_tuner *t, int i) {
-  if (i < 0 || i >= t->n || t->c[i].n <= 0)
-    return 0;
+_Static_assert(ORION_TUNE_WINDOW <= ORION_TUNE_MAX_SAMPLES, "median_of's buffer");
+
+/* The median of w[0..n) (for even n the mean of the middle two).
+ * requires 1 <= n <= ORION_TUNE_MAX_SAMPLES. */
+static double median_of(const double *w, int n) {
   double v[ORION_TUNE_MAX_SAMPLES];
-  int n = t->c[i].n;
-  memcpy(v, t->c[i].s, (size_t)n * sizeof *v);
+  memcpy(v, w, (size_t)n * sizeof *v);
   for (int a = 1; a < n; a++) /* insertion sort: n <= 8 */
     for (int b = a; b > 0 && v[b - 1] > v[b]; b--) {
       double x = v[b];
@@ -90,6 +91,12 @@ double orion_tuner_median(const orion_tuner *t, int i) {
       v[b - 1] = x;
     }
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double orion_tuner_median(const orion_tuner *t, int i) {
+  if (i < 0 || i >= t->n || t->c[i].n <= 0)
+    return 0;
+  return median_of(t->c[i].s, t->c[i].n);
 }
 
 /* The log-ratio of cand against the original along its chain of
@@ -334,19 +341,6 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
     settle(t);
 }
 
-/* The median of the n (1..ORION_TUNE_WINDOW) values of w (for even n the
- * mean of the middle two). */
-static double window_median(const double *w, int n) {
-  double v[ORION_TUNE_WINDOW];
-  for (int i = 0; i < n; i++) { /* insertion sort: n <= 6 */
-    int j = i;
-    for (; j > 0 && v[j - 1] > w[i]; j--)
-      v[j] = v[j - 1];
-    v[j] = w[i];
-  }
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* A sample of a re-check (tune.h, step 7). */
 static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
   int want = t->rc_step == 1 ? t->orig : t->final;
@@ -375,7 +369,7 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
   t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
   t->rechecks++;
   int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
-  if (w >= 3 && window_median(t->window, w) > log(1 - t->cfg.margin / 2)) { /* no longer wins */
+  if (w >= 3 && median_of(t->window, w) > log(1 - t->cfg.margin / 2)) { /* no longer wins */
     t->reverted = 1;
     t->final = t->best = t->orig;
   }
