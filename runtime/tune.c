@@ -468,8 +468,14 @@ void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum
   orion_tune_stats *rc = &t->c[t->final].rc;
   rc->n = checks, rc->sum = sum, rc->sumsq = sumsq;
   t->rechecks = checks;
+  /* The window holds the pairs themselves, so that one distorted pair
+   * carried over weighs as one in the median.  One or two pairs are
+   * exactly their sum s and sum of squares q: x = (s +- sqrt(2q - s^2)) / 2
+   * (a tentative choice has fewer than confirm_pairs, 3 by default); of
+   * more, only the mean is known. */
+  double d = checks == 2 && 2 * sumsq > sum * sum ? sqrt(2 * sumsq - sum * sum) : 0;
   for (int i = 0; i < ORION_TUNE_WINDOW && i < checks; i++)
-    t->window[i] = sum / checks;
+    t->window[i] = checks == 2 ? (sum + (i ? d : -d)) / 2 : sum / checks;
 }
 
 int orion_tuner_next(const orion_tuner *t) {

@@ -108,7 +108,8 @@
  *      (orion_tuner_settle_on) and is re-checked the same way.  A choice
  *      tuning settled on before its re-checks were all in is carried to
  *      the next run as evidence, with the pairs it has
- *      (orion_tuner_settle_checked): re-checked there at once, confirmed
+ *      (orion_tuner_settle_checked; each weighs as one in the median):
+ *      re-checked there at once, confirmed
  *      once it has confirm_pairs pairs in all.  As in step 1, a binary's
  *      first launch is no sample: the first re-check of a cached choice
  *      runs the original cold (13-35 us of its first launch on an H200)
@@ -261,7 +262,9 @@ int orion_tuner_resume(orion_tuner *t, const char *text);
 /* Settle on `cand` with the re-check pairs earlier runs took of it (a
  * cached choice not yet confirmed: `checks` pairs, their log-ratios' sum
  * and sum of squares): they count toward confirmation and the revert rule
- * of step 7 (the window holds their mean).  requires checks >= 0. */
+ * of step 7 (the window holds the pairs: one or two are exactly their sum
+ * and sum of squares; of three or more, their mean).  requires
+ * checks >= 0. */
 void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq);
 
 /* The candidate to launch now; when settled, the final choice. */

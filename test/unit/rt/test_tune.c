@@ -318,6 +318,17 @@ static void test_recheck_cached(void) {
           "distorted: reverted at re-check %d", r + 1);
   CHECK(orion_tuner_confirmed(&t) && t.rechecks == 6, "distorted: confirmed after %d re-checks",
         t.rechecks);
+  /* The same distortion carried over: a tentative choice whose two pairs
+   * were ln 0.95 and ln 1.9 (mean 0.30).  The window holds the two pairs,
+   * not their mean twice, so the next re-checks' ln 0.95 keeps the win. */
+  double a = log(0.95), b = log(1.9);
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_checked(&t, 1, 2, a + b, a * a + b * b);
+  for (int r = 0; r < 3; r++) /* the first runs the original cold */
+    CHECK(recheck_once(&t, 0.95, r == 0 ? 3.0 : 1.0) && !t.reverted && orion_tuner_next(&t) == 1,
+          "carried distorted: reverted at re-check %d", r + 1);
+  CHECK(orion_tuner_confirmed(&t) && t.rechecks == 4, "carried distorted: confirmed, %d pairs",
+        t.rechecks);
   /* No carried pairs: as settle_on; the original: nothing to re-check. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_checked(&t, 0, 3, 0.1, 0.01);
