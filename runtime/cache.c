@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HEADER "# orion decision cache 2\n"
+#define HEADER "# orion decision cache 3\n"
+#define WIN_TEXT (ORION_CACHE_WINDOW * 16 + 2) /* a window field's room; read by %97s */
+_Static_assert(WIN_TEXT == 98, "parse_tail reads a window field with %97s");
 
 static const char *const state_names[] = {"confirmed", "tentative", "open"};
 
@@ -70,23 +72,52 @@ int orion_cache_format(const orion_cache_entry *e, char *buf, size_t n) {
   const char *walk = e->walk[0] ? e->walk : "-";
   if (e->state < ORION_CACHE_CONFIRMED || e->state > ORION_CACHE_OPEN || !valid_field(walk))
     return -1;
+  if (e->nwin < 0 || e->nwin > ORION_CACHE_WINDOW || e->nwin > e->checks)
+    return -1;
+  char win[WIN_TEXT] = "-";
+  for (int i = 0, at = 0; i < e->nwin; i++)
+    at += snprintf(win + at, sizeof win - (size_t)at, "%s%.6g", i ? "," : "", e->win[i]);
   int w = snprintf(buf, n,
-                   "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d %s %d %.6g %.6g %.6g %.6g %s\n",
+                   "%016llx %s %d %s %ux%ux%u %llu %s %.4f %d %s %d %.6g %.6g %.6g %.6g %s %s\n",
                    e->module, e->gpu, e->driver, e->kernel, e->bx, e->by, e->bz, e->shmem, e->tag,
                    e->speedup, e->iterations, state_names[e->state], e->checks, e->rc_sum,
-                   e->rc_sumsq, e->credit_ms, e->loss_ms, walk);
+                   e->rc_sumsq, e->credit_ms, e->loss_ms, walk, win);
   return w < 0 || (size_t)w >= n ? -1 : w;
 }
 
-/* The fields of format 2 after the first nine (rest: NUL-terminated); 0,
- * or -1 when malformed. */
+/* A window field: `-`, or up to ORION_CACHE_WINDOW comma-separated
+ * log-ratios; 0, or -1 when malformed. */
+static int parse_window(const char *s, orion_cache_entry *e) {
+  e->nwin = 0;
+  if (!strcmp(s, "-"))
+    return 0;
+  for (;;) {
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || !(x > -100 && x < 100) || e->nwin == ORION_CACHE_WINDOW)
+      return -1;
+    e->win[e->nwin++] = x;
+    if (!*end)
+      return 0;
+    if (*end != ',')
+      return -1;
+    s = end + 1;
+  }
+}
+
+/* The fields of formats 2 and 3 after the first nine (rest:
+ * NUL-terminated); 0, or -1 when malformed. */
 static int parse_tail(const char *rest, orion_cache_entry *e) {
-  char state[16], extra[2];
-  int used = 0;
-  if (sscanf(rest, "%15s %d %lf %lf %lf %lf %640s %n%1s", state, &e->checks, &e->rc_sum,
-             &e->rc_sumsq, &e->credit_ms, &e->loss_ms, e->walk, &used, extra) != 7 ||
+  char state[16], win[WIN_TEXT], extra[2];
+  int used = 0, wused = 0;
+  if (sscanf(rest, "%15s %d %lf %lf %lf %lf %640s %n", state, &e->checks, &e->rc_sum,
+             &e->rc_sumsq, &e->credit_ms, &e->loss_ms, e->walk, &used) != 7 || !used ||
       strlen(e->walk) >= ORION_CACHE_WALK_MAX)
     return -1; /* (a walk of the longest length may have been cut) */
+  int k = sscanf(rest + used, "%97s %n%1s", win, &wused, extra); /* format 2: none */
+  if (k > 0 && (k != 1 || strlen(win) >= sizeof win - 1 || parse_window(win, e) != 0 ||
+                e->nwin > e->checks))
+    return -1;
   e->state = -1;
   for (int i = ORION_CACHE_CONFIRMED; i <= ORION_CACHE_OPEN; i++)
     if (!strcmp(state, state_names[i]))
@@ -98,7 +129,7 @@ static int parse_tail(const char *rest, orion_cache_entry *e) {
   return 0;
 }
 
-/* Parse one line (NUL-terminated, no newline), of format 1 or 2. */
+/* Parse one line (NUL-terminated, no newline), of format 1, 2 or 3. */
 static int parse_line(const char *line, orion_cache_entry *e) {
   memset(e, 0, sizeof *e);
   char gpu[ORION_CACHE_GPU_MAX], kernel[ORION_CACHE_NAME_MAX], tag[ORION_CACHE_TAG_MAX],

@@ -6,14 +6,18 @@
  * the program's fatbinary, so a rebuilt program, another GPU or another
  * driver tunes afresh:
  *
- *   # orion decision cache 2
+ *   # orion decision cache 3
  *   <module hex> <gpu> <driver> <kernel> <bx>x<by>x<bz> <shmem> <tag> <speedup> <iterations>
- *   <state> <checks> <rc_sum> <rc_sumsq> <credit_ms> <loss_ms> <walk>
+ *   <state> <checks> <rc_sum> <rc_sumsq> <credit_ms> <loss_ms> <walk> <window>
  *
  * (one line).  state: `confirmed`, a decision (the original, or a choice
  * that passed its re-checks); `tentative`, a choice tuning settled on whose
  * re-checks are not all in (checks of them so far, their log-ratios'
- * sum and sum of squares): evidence, which the next run re-checks at once;
+ * sum and sum of squares, and the last ORION_CACHE_WINDOW of them, oldest
+ * first, comma-separated in window, `-` for none: the re-check rule's
+ * median needs the pairs, not their mean): evidence, which the next run
+ * re-checks at once (a confirmed choice keeps the same fields: re-checked
+ * later);
  * `open`, tuning had not settled (checks: in how many runs; walk: the
  * walk's evidence, which the next run goes on from, an opaque token of the
  * tuner's, `-` for none; after ORION_CACHE_OPEN_RUNS such runs the original
@@ -23,7 +27,8 @@
  * configuration ran while tuned or re-checked, and what tuning lost
  * against the original, over all runs so far (the budget of tune.h, step
  * 5, carried from run to run).  Lines of format 1 (the first nine fields)
- * read as confirmed with no credit.
+ * read as confirmed with no credit; of format 2 (no window), with no
+ * window.
  *
  * GPU names have their spaces replaced by '_'.  Malformed lines are skipped
  * (and reported through *bad_line); saving rewrites the file without them.
@@ -40,6 +45,7 @@
 #define ORION_CACHE_GPU_MAX 128
 #define ORION_CACHE_TAG_MAX 16
 #define ORION_CACHE_WALK_MAX 640 /* printable, no spaces */
+#define ORION_CACHE_WINDOW 6     /* re-check pairs kept in order */
 
 typedef struct orion_cache_entry {
   unsigned long long module;
@@ -54,6 +60,8 @@ typedef struct orion_cache_entry {
   int state;                     /* ORION_CACHE_CONFIRMED, _TENTATIVE or _OPEN */
   int checks;                    /* re-check pairs the choice passed */
   double rc_sum, rc_sumsq;       /* their log-ratios' sum and sum of squares */
+  int nwin;                      /* the last of them kept, <= checks */
+  double win[ORION_CACHE_WINDOW]; /* their log-ratios, oldest first */
   double credit_ms, loss_ms;     /* the budget carried over (cache.h's header) */
   char walk[ORION_CACHE_WALK_MAX + 1]; /* an open walk's evidence, or "-" */
 } orion_cache_entry;

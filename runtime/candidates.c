@@ -523,7 +523,8 @@ static int start_tuning(rt_config *c) {
     int tentative = e->state == ORION_CACHE_TENTATIVE && hit != c->orig;
     c->source = tentative ? "tentative" : "cached";
     c->cached_speedup = e->speedup;
-    orion_tuner_settle_checked(&c->tuner, hit, e->checks, e->rc_sum, e->rc_sumsq);
+    orion_tuner_settle_checked(&c->tuner, hit, e->checks, e->rc_sum, e->rc_sumsq, e->win,
+                               e->nwin);
     atomic_store(&c->next_check, tentative ? 2 : orion_plan_recheck_gap(0, orion_rt.recheck));
     return hit;
   }

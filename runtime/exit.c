@@ -143,8 +143,13 @@ static int cache_entry(rt_config *c, orion_cache_entry *e) {
   const orion_tune_stats *rc = &c->tuner.c[tag].rc;
   if (e->state == ORION_CACHE_OPEN) /* (orion_rt_cache_key zeroed the rest) */
     e->checks = open_runs;
-  else if (tag != c->orig)
+  else if (tag != c->orig) {
+    _Static_assert(ORION_TUNE_WINDOW == ORION_CACHE_WINDOW, "the re-check window fits the cache");
     e->checks = rc->n, e->rc_sum = rc->sum, e->rc_sumsq = rc->sumsq;
+    e->nwin = orion_tuner_window(&c->tuner, e->win);
+    if (e->nwin > e->checks) /* (rc counts the same pairs; never so) */
+      e->nwin = e->checks;
+  }
   int n = atomic_load(&c->timed_n);
   double ran = n > 0 ? (double)atomic_load(&c->launches) * (double)atomic_load(&c->timed_ns) / n
                      : 0;

@@ -461,21 +461,36 @@ void orion_tuner_settle_on(orion_tuner *t, int cand) {
   warm_up(t, cand); /* the caller runs it before its first re-check */
 }
 
-void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq) {
+void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq,
+                                const double *win, int nwin) {
   orion_tuner_settle_on(t, cand);
   if (t->final == t->orig || checks <= 0)
     return;
   orion_tune_stats *rc = &t->c[t->final].rc;
   rc->n = checks, rc->sum = sum, rc->sumsq = sumsq;
   t->rechecks = checks;
-  /* The window holds the pairs themselves, so that one distorted pair
-   * carried over weighs as one in the median.  One or two pairs are
-   * exactly their sum s and sum of squares q: x = (s +- sqrt(2q - s^2)) / 2
-   * (a tentative choice has fewer than confirm_pairs, 3 by default); of
-   * more, only the mean is known. */
+  /* Pair j of all checks sits in slot j % ORION_TUNE_WINDOW, as
+   * recheck_feed puts it.  Not kept: one or two pairs are exactly their
+   * sum s and sum of squares q, x = (s +- sqrt(2q - s^2)) / 2; of more,
+   * only the mean is known. */
   double d = checks == 2 && 2 * sumsq > sum * sum ? sqrt(2 * sumsq - sum * sum) : 0;
   for (int i = 0; i < ORION_TUNE_WINDOW && i < checks; i++)
     t->window[i] = checks == 2 ? (sum + (i ? d : -d)) / 2 : sum / checks;
+  if (!win || nwin <= 0)
+    return;
+  if (nwin > checks)
+    nwin = checks;
+  int from = nwin > ORION_TUNE_WINDOW ? nwin - ORION_TUNE_WINDOW : 0;
+  for (int i = from; i < nwin; i++)
+    t->window[(checks - nwin + i) % ORION_TUNE_WINDOW] = win[i];
+}
+
+int orion_tuner_window(const orion_tuner *t, double *out) {
+  int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
+  int start = t->rechecks > ORION_TUNE_WINDOW ? t->rechecks % ORION_TUNE_WINDOW : 0;
+  for (int i = 0; i < w; i++)
+    out[i] = t->window[(start + i) % ORION_TUNE_WINDOW];
+  return w;
 }
 
 int orion_tuner_next(const orion_tuner *t) {

@@ -108,7 +108,8 @@
  *      (orion_tuner_settle_on) and is re-checked the same way.  A choice
  *      tuning settled on before its re-checks were all in is carried to
  *      the next run as evidence, with the pairs it has
- *      (orion_tuner_settle_checked; each weighs as one in the median):
+ *      (orion_tuner_settle_checked; the cache keeps the window's pairs,
+ *      so each weighs as one in the median there too):
  *      re-checked there at once, confirmed
  *      once it has confirm_pairs pairs in all.  As in step 1, a binary's
  *      first launch is no sample: the first re-check of a cached choice
@@ -260,12 +261,17 @@ int orion_tuner_walk_text(const orion_tuner *t, char *buf, size_t n);
 int orion_tuner_resume(orion_tuner *t, const char *text);
 
 /* Settle on `cand` with the re-check pairs earlier runs took of it (a
- * cached choice not yet confirmed: `checks` pairs, their log-ratios' sum
- * and sum of squares): they count toward confirmation and the revert rule
- * of step 7 (the window holds the pairs: one or two are exactly their sum
- * and sum of squares; of three or more, their mean).  requires
- * checks >= 0. */
-void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq);
+ * cached choice: `checks` pairs, their log-ratios' sum and sum of squares,
+ * and the last nwin of them, oldest first, in win; NULL and 0 where they
+ * were not kept): they count toward confirmation and the revert rule of
+ * step 7.  The window gets win; a pair of it not in win comes from sum and
+ * sumsq (one or two pairs exactly, of more their mean, where one
+ * distorted pair weighs as all).  requires checks >= 0, nwin >= 0. */
+void orion_tuner_settle_checked(orion_tuner *t, int cand, int checks, double sum, double sumsq,
+                                const double *win, int nwin);
+/* The re-check window (step 7), oldest pair first, into out (room for
+ * ORION_TUNE_WINDOW); returns how many pairs it holds. */
+int orion_tuner_window(const orion_tuner *t, double *out);
 
 /* The candidate to launch now; when settled, the final choice. */
 int orion_tuner_next(const orion_tuner *t);

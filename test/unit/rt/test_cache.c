@@ -59,6 +59,22 @@ static void test_parse(void) {
             p2.e[1].checks == 1,
         "format 2: %d bad, first %d, %zu kept", nbad, first, p2.n);
   orion_cache_free(&p2);
+  /* Format 3: a window of up to six log-ratios after the walk, no more
+   * than the pairs counted. */
+  static const char text3[] = "0 G 1 k 1x1x1 0 u8 1.1 3 confirmed 9 -0.2 0.1 1 0 - "
+                              "0.137,-0.069,-0.0125,-0.0254,-0.0267,0.318\n"
+                              "0 G 1 k 2x1x1 0 u8 1.1 3 tentative 2 -0.1 0.01 1 0 - -0.05,-0.05\n"
+                              "0 G 1 k 3x1x1 0 u8 1.1 3 tentative 1 -0.1 0.01 1 0 - -0.05,-0.05\n"
+                              "0 G 1 k 4x1x1 0 u8 1.1 3 confirmed 9 -0.2 0.1 1 0 - 1,2,3,4,5,6,7\n"
+                              "0 G 1 k 5x1x1 0 u8 1.1 3 confirmed 9 -0.2 0.1 1 0 - -0.05,,1\n"
+                              "0 G 1 k 6x1x1 0 u8 1.1 3 confirmed 9 -0.2 0.1 1 0 - -0.05, 1\n"
+                              "0 G 1 k 7x1x1 0 u8 1.1 3 confirmed 9 -0.2 0.1 1 0 - 1e300\n";
+  orion_cache p3 = {0};
+  nbad = orion_cache_parse(&p3, text3, sizeof text3 - 1, &first);
+  CHECK(nbad == 5 && first == 3 && p3.n == 2 && p3.e[0].nwin == 6 && p3.e[0].win[0] == 0.137 &&
+            p3.e[0].win[5] == 0.318 && p3.e[1].nwin == 2 && p3.e[1].win[1] == -0.05,
+        "format 3: %d bad, first %d, %zu kept", nbad, first, p3.n);
+  orion_cache_free(&p3);
   /* A NUL inside a line and a line without newline at the end. */
   static const char nul[] = "0123456789abcdef G 1 k 1x1x1 0 t 1 1\n0123\0x\n"
                             "0123456789abcdef G 1 k2 1x1x1 0 t 1 1";
@@ -78,6 +94,7 @@ int main(void) {
   orion_cache_entry a = entry("_Z1kPf", 256, "r80"), b = entry("_Z1kPf", 128, "p32");
   b.state = ORION_CACHE_TENTATIVE, b.checks = 2, b.rc_sum = -0.25, b.rc_sumsq = 0.0325;
   b.credit_ms = 12.5, b.loss_ms = -3.25;
+  b.nwin = 2, b.win[0] = -0.1, b.win[1] = -0.15;
   strcpy(b.walk, "w1,2,1,0,1,0,0/0,0,0,0,0,0,0,0/1,0,2,1,-0.2,0.02,-0.1,-0.09");
   CHECK(orion_cache_put(&c, &a) == 0 && orion_cache_put(&c, &b) == 0 && c.n == 2, "put");
   orion_cache_entry a2 = a;
@@ -99,11 +116,13 @@ int main(void) {
         "fields survive");
   CHECK(got && got->state == ORION_CACHE_TENTATIVE && got->checks == 2 && got->rc_sum == -0.25 &&
             got->rc_sumsq == 0.0325 && got->credit_ms == 12.5 && got->loss_ms == -3.25 &&
-            !strcmp(got->walk, b.walk),
+            !strcmp(got->walk, b.walk) && got->nwin == 2 && got->win[0] == -0.1 &&
+            got->win[1] == -0.15,
         "the evidence survives: state %d checks %d sums %g %g credit %g loss %g", got->state,
         got->checks, got->rc_sum, got->rc_sumsq, got->credit_ms, got->loss_ms);
   got = orion_cache_find(&r, &a);
-  CHECK(got && got->state == ORION_CACHE_CONFIRMED && got->checks == 0, "a decision");
+  CHECK(got && got->state == ORION_CACHE_CONFIRMED && got->checks == 0 && got->nwin == 0,
+        "a decision");
 
   /* Another process saves its own decision: both are kept. */
   orion_cache other = {0};
