@@ -12,6 +12,7 @@
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
 #     between versions left out; --event-us shrinks the claimed speedup.
+#  4. relink.sh links a fake build again with another prefix, compiling nothing.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -213,4 +214,20 @@ IFS=, read -r _ _ _ _ _ _ _ _ _ _ chosen speedup _ <<<"$k"
 python3 -c "import sys; s = [float(x) for x in '$speedup'.split()]
 sys.exit(not ('$chosen' == 'r64 r64 r64 r64' and all(1.08 < x < 1.14 for x in s)))" ||
   fail "--event-us: $k"
+
+# 4. relink.sh: a fake Orion build (objects up to date, main linked by the
+#    Makefile with $(CC)) linked again with another prefix's orion-cc.
+mkdir -p "$t/rl/b/orion/src/p-cuda" "$t/rl/pfx/bin" "$t/rl/pfx/lib"
+printf '#!/bin/sh\necho "linked by %s" > main && chmod +x main\n' "$t/rl/pfx" > "$t/rl/pfx/bin/orion-cc"
+chmod +x "$t/rl/pfx/bin/orion-cc"; : > "$t/rl/pfx/lib/liborionrt.a"
+printf 'main: a.o\n\t$(CC) a.o -o main\n%%.o: %%.cu\n\t$(CC) -c $< -o $@\n' > "$t/rl/b/orion/src/p-cuda/Makefile"
+touch "$t/rl/b/orion/src/p-cuda/a.cu"; sleep 1; touch "$t/rl/b/orion/src/p-cuda/a.o"
+echo old > "$t/rl/b/orion/src/p-cuda/main"
+printf 'program,build,status,seconds,binary,log\np,orion,ok,1,x,y\nq,orion,fail,1,x,y\n' > "$t/rl/b/build.csv"
+out=$("$here/relink.sh" "$t/rl/b" "$t/rl/n" "$t/rl/pfx" 2>&1) || fail "relink.sh: $out"
+grep -q "linked by $t/rl/pfx" "$t/rl/n/orion/src/p-cuda/main" || fail "relink.sh: main not relinked: $out"
+grep -q '^relink.sh: p: ok$' <<<"$out" || fail "relink.sh compiled again or left out p: $out"
+grep -q old "$t/rl/b/orion/src/p-cuda/main" || fail "relink.sh changed the original build"
+grep -q '^p,orion,ok,' "$t/rl/n/build.csv" && ! grep -q '^q,' "$t/rl/n/build.csv" ||
+  fail "relink.sh build.csv: $(cat "$t/rl/n/build.csv")"
 echo "selftest: ok"
