@@ -171,6 +171,12 @@ python3 "$here/merge-raw.py" "$t/m" "$t/raw:$t/changed.txt" "$t/raw2" >/dev/null
   grep -q '^prog2,' "$t/m/2/runs.csv" || fail "merge-raw.py: $(cut -d, -f1 "$t/m/1/runs.csv" | sort -u)"
 python3 "$here/ab.py" "$t/raw" >"$t/ab.md"
 grep -q '^| prog1 | 15 | 0.0% | 3 | 17 | 0.0% | 3 | 0.882 |$' "$t/ab.md" || fail "ab.py: $(cat "$t/ab.md")"
+# the same with mode B read from a second directory (here a copy), and the choices compared
+cp -r "$t/raw" "$t/rawb"
+python3 "$here/ab.py" "$t/raw" "$t/rawb" --modes off,clang --choices >"$t/ab2.md"
+grep -q '^| prog1 | 15 | 0.0% | 3 | 17 | 0.0% | 3 | 0.882 |$' "$t/ab2.md" || fail "ab.py two dirs: $(cat "$t/ab2.md")"
+python3 "$here/ab.py" "$t/raw" "$t/rawb" --modes adaptive,off --choices >"$t/ab3.md"
+grep -q '^\* prog1 .*: A .*; B $' "$t/ab3.md" || fail "ab.py --choices: $(cat "$t/ab3.md")"
 # 3. replays: program p, kernel _Z1av (orig 1 ms a launch, r64 0.8 ms, p32
 #    1.1 ms), 200 launches of 1000 blocks, 0.5 % noise; kernel _Z1bv has 3
 #    launches on orig and 4 on r64: not replayed
