@@ -12,7 +12,8 @@
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
 #     between versions left out; --event-us shrinks the claimed speedup.
-#  4. relink.sh links a fake build again with another prefix, compiling nothing.
+#  4. relink.sh links a fake build again with another prefix, compiling nothing;
+#  5. triples.py finds the re-check triples of a made-up trace.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -236,4 +237,9 @@ grep -q '^relink.sh: p: ok$' <<<"$out" || fail "relink.sh compiled again or left
 grep -q old "$t/rl/b/orion/src/p-cuda/main" || fail "relink.sh changed the original build"
 grep -q '^p,orion,ok,' "$t/rl/n/build.csv" && ! grep -q '^q,' "$t/rl/n/build.csv" ||
   fail "relink.sh build.csv: $(cat "$t/rl/n/build.csv")"
+# 5. triples.py: clone 100, original 110, clone 100 (and a lone original) -> one triple of 1.100
+printf '0\t100\t1\tc\n200\t310\t1\to\n400\t500\t1\tc\n600\t710\t1\to\n50\t60\t1\tx\n' > "$t/tr.tsv"
+out=$(python3 "$here/triples.py" --orig o --clone c "$t/tr.tsv") || fail "triples.py: $out"
+grep -q ': 2:1.100$' <<<"$out" && grep -q '^1 triples, original / clone 1.100-1.100$' <<<"$out" ||
+  fail "triples.py: $out"
 echo "selftest: ok"
