@@ -78,6 +78,7 @@ static int collect(orion_report_row **out) {
     }
     speedup(c, r);
     r->rechecks = c->tuner.rechecks;
+    r->samples = c->samples, r->gap_samples = c->gap_samples;
     r->confirmed = f >= 0 && orion_tuner_confirmed(&c->tuner);
     r->iterations = f >= 0 ? c->iterations : c->tuner.launches;
     r->launches = atomic_load(&c->launches);

@@ -38,6 +38,8 @@ typedef struct orion_report_row {
   int speedup_pairs;     /* the paired samples it rests on, 0 if none */
   int rechecks;          /* re-checks of the choice (paired original launches) */
   int confirmed;         /* the choice is settled and confirmed (tune.h, step 7) */
+  long samples;          /* timed launches whose time was read */
+  long gap_samples;      /* of them, those the GPU may have idled inside (rt.c: timed) */
   int iterations;        /* tuning launches */
   long launches;         /* all launches of this configuration */
   long split_launches;   /* launches split for tuning */

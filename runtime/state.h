@@ -95,6 +95,7 @@ typedef struct rt_config {
   int valid;   /* block shape and dynamic smem within the plain launch's limits */
   int checked; /* adaptive: a choice other than the original is re-checked */
   int rechecks_seen; /* re-check verdicts ORION_DEBUG has printed */
+  long samples, gap_samples; /* times read, and those rt.c: timed marks `gap` */
   pthread_mutex_t mu;
   orion_tuner tuner;
   int idle_checked;             /* idle padding versions looked for (next_cand) */
@@ -110,6 +111,8 @@ typedef struct rt_config {
     double host_us;         /* ORION_DEBUG: host time from the first event to the second */
     double sub_ms;          /* the host's submission the events bracket (rt.c: timed) */
     int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
+    int gap; /* the stream was busy at the first event, which had passed by the second:
+                the GPU may have idled inside the sample (counted, not yet acted on) */
     int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
   } pend[RT_PENDING];
   int pend_head, pend_n;

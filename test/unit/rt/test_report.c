@@ -60,8 +60,8 @@ int main(void) {
                          "\"risk\":0.03}"),
         "JSON r64 entry: %s", js ? js : "(null)");
   CHECK(js && strstr(js, "\"original\":\"orig\",\"chosen\":\"r64\"") &&
-            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9,\"sms\":132,"
-                       "\"dir\":-1,"),
+            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9,\"samples\":0,"
+                         "\"gap_samples\":0,\"sms\":132,\"dir\":-1,"),
         "JSON row: %s", js ? js : "(null)");
   free(js);
 
@@ -102,6 +102,12 @@ int main(void) {
   CHECK(js && strstr(js, "\"speedup\":1.0431,\"speedup_ci95\":0.0062,\"speedup_pairs\":12,"
                          "\"rechecks\":6,\"confirmed\":true,"),
         "JSON estimate: %s", js ? js : "(null)");
+  free(js);
+  /* The timed samples and those the GPU may have idled inside. */
+  r.samples = 40, r.gap_samples = 3;
+  js = render(orion_report_json, &r, 1);
+  CHECK(js && strstr(js, "\"samples\":40,\"gap_samples\":3,\"sms\":"), "JSON samples: %s",
+        js ? js : "(null)");
   free(js);
   return CHECK_DONE();
 }
