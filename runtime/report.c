@@ -69,7 +69,7 @@ void orion_report_json(FILE *f, const orion_report_row *rows, int n) {
             ",\"chosen_regs\":%d,\"chosen_warps\":%d,\"max_warps\":%d,\"speedup\":%.4f,"
             "\"speedup_ci95\":%.4f,\"speedup_pairs\":%d,\"rechecks\":%d,\"confirmed\":%s,"
             "\"iterations\":%d,\"launches\":%ld,\"split_launches\":%ld,\"settled_at\":%ld,"
-            "\"samples\":%ld,\"gap_samples\":%ld,\"sms\":%d,\"dir\":%d,\"versions\":[",
+            "\"timed_samples\":%ld,\"gap_samples\":%ld,\"sms\":%d,\"dir\":%d,\"versions\":[",
             r->c[r->chosen].regs, r->c[r->chosen].warps, r->max_warps, r->speedup,
             r->speedup_ci, r->speedup_pairs, r->rechecks, r->confirmed ? "true" : "false",
             r->iterations, r->launches, r->split_launches, r->settled_at, r->samples,

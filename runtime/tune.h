@@ -109,9 +109,8 @@
  *      tuning settled on before its re-checks were all in is carried to
  *      the next run as evidence, with the pairs it has
  *      (orion_tuner_settle_checked; the cache keeps the window's pairs,
- *      so each weighs as one in the median there too):
- *      re-checked there at once, confirmed
- *      once it has confirm_pairs pairs in all.  As in step 1, a binary's
+ *      so each weighs as one in the median there too): re-checked there
+ *      at once, confirmed once it has confirm_pairs pairs in all.  As in step 1, a binary's
  *      first launch is no sample: the first re-check of a cached choice
  *      runs the original cold (13-35 us of its first launch on an H200)
  *      and gives no verdict.

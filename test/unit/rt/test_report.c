@@ -60,7 +60,7 @@ int main(void) {
                          "\"risk\":0.03}"),
         "JSON r64 entry: %s", js ? js : "(null)");
   CHECK(js && strstr(js, "\"original\":\"orig\",\"chosen\":\"r64\"") &&
-            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9,\"samples\":0,"
+            strstr(js, "\"launches\":90,\"split_launches\":0,\"settled_at\":9,\"timed_samples\":0,"
                          "\"gap_samples\":0,\"sms\":132,\"dir\":-1,"),
         "JSON row: %s", js ? js : "(null)");
   free(js);
@@ -106,7 +106,7 @@ int main(void) {
   /* The timed samples and those the GPU may have idled inside. */
   r.samples = 40, r.gap_samples = 3;
   js = render(orion_report_json, &r, 1);
-  CHECK(js && strstr(js, "\"samples\":40,\"gap_samples\":3,\"sms\":"), "JSON samples: %s",
+  CHECK(js && strstr(js, "\"timed_samples\":40,\"gap_samples\":3,\"sms\":"), "JSON samples: %s",
         js ? js : "(null)");
   free(js);
   return CHECK_DONE();
