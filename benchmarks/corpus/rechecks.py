@@ -11,7 +11,10 @@ re-checks alike): an original launch between two launches of one other
 version, with
 x = (ln before + ln after) / 2 - ln original from CUPTI's times (x < 0:
 the other version is faster); the runtime reverted when its own, event-timed
-x showed less than half the 1 % margin.  Python 3 standard library only.
+x showed less than half the 1 % margin.  Reports that count them
+(timed_samples, gap_samples) also give the timed samples the GPU may have
+idled inside (rt.c: timed), in all and per program.  Python 3 standard
+library only.
 """
 import glob
 import json
@@ -35,17 +38,25 @@ def triples(launches):
 def main(raws):
     if not raws:
         sys.exit(__doc__.split('\n\n')[1])
-    other, reverted = 0, []
+    other, reverted, timed, gaps = 0, [], 0, {}
     for raw in raws:
         for f in sorted(glob.glob(os.path.join(raw, 'traces', '*.adaptive.*.json'))):
             with open(f) as fh:
                 report = json.load(fh)
+            prog = os.path.basename(f).split('.adaptive.')[0]
             for c in report.get('configs', []):
+                timed += c.get('timed_samples', 0)
+                if c.get('gap_samples'):
+                    gaps[prog] = gaps.get(prog, 0) + c['gap_samples']
                 other += c.get('chosen') != c.get('original') or c.get('source') == 'reverted'
                 if c.get('source') == 'reverted':
-                    reverted.append((raw, os.path.basename(f).split('.adaptive.')[0], c['kernel']))
+                    reverted.append((raw, prog, c['kernel']))
     print(f'* adaptive choices other than the original (reverted included): {other}; '
           f'reverted by a re-check: {len(reverted)}')
+    if timed:
+        most = ', '.join(f'{p} {n}' for p, n in sorted(gaps.items(), key=lambda x: -x[1])[:10])
+        print(f'* timed samples: {timed}; the GPU may have idled inside {sum(gaps.values())}'
+              f'{" (" + most + ")" if most else ""}')
     for raw, prog, kernel in reverted:
         print(f'\n{prog} {kernel}: triples by CUPTI (launch, version, x)')
         for tsv in sorted(glob.glob(os.path.join(raw, 'traces', prog + '.adaptive.*.tsv.gz'))):

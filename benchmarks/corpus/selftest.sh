@@ -143,13 +143,15 @@ grep -q '^| prog1 | _Z1kPf | r64 | 25.0% | 20 | 17 | 75% | 50% |$' "$t/capture.m
   grep -q 'split captures >= 80 % on 0 of 1' "$t/capture.md" || fail "capture.py: $(cat "$t/capture.md")"
 # rechecks.py: a reverted kernel k whose u8 is 5 % faster around the original's launch 2
 mkdir -p "$t/rawrc/traces"
-printf '{"configs":[{"kernel":"_Z1kPf","original":"orig","chosen":"orig","source":"reverted"},{"kernel":"_Z1jv","original":"orig","chosen":"r64","source":"tuned"}]}\n' \
+printf '{"configs":[{"kernel":"_Z1kPf","original":"orig","chosen":"orig","source":"reverted","timed_samples":30,"gap_samples":4},{"kernel":"_Z1jv","original":"orig","chosen":"r64","source":"tuned","timed_samples":10,"gap_samples":0}]}\n' \
   >"$t/rawrc/traces/p.adaptive.0.json"
 printf '# kernel 0 _Z1kPf\n0 90000 8 u8\n0 95000 8 u8\n0 100000 8 orig\n0 95000 8 u8\n' |
   gzip >"$t/rawrc/traces/p.adaptive.0.tsv.gz"
 python3 "$here/rechecks.py" "$t/rawrc" >"$t/rechecks.txt"
 grep -q 'other than the original (reverted included): 2; reverted by a re-check: 1' "$t/rechecks.txt" &&
-  grep -q 'p.adaptive.0.tsv.gz: 2 u8 -0.0513$' "$t/rechecks.txt" || fail "rechecks.py: $(cat "$t/rechecks.txt")"
+  grep -q 'p.adaptive.0.tsv.gz: 2 u8 -0.0513$' "$t/rechecks.txt" &&
+  grep -q '^\* timed samples: 40; the GPU may have idled inside 4 (p 4)$' "$t/rechecks.txt" ||
+  fail "rechecks.py: $(cat "$t/rechecks.txt")"
 # two raw directories (two GPU calls) read as one
 mkdir -p "$t/raw2"; for f in runs kernels tags choices; do head -1 "$t/raw/$f.csv" >"$t/raw2/$f.csv"; done
 grep '^prog2,' "$t/raw/runs.csv" >>"$t/raw2/runs.csv"; grep '^prog2,' "$t/raw/kernels.csv" >>"$t/raw2/kernels.csv"
