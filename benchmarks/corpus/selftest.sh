@@ -11,7 +11,8 @@
 #     shards.py and gpu.sh --shard (one measure.py per GPU, a fake nvidia-smi).
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
-#     between versions left out; --event-us shrinks the claimed speedup.
+#     between versions left out; --event-us shrinks the claimed speedup, as
+#     --gap 1,US does (--gap 0,US changes nothing).
 #  4. relink.sh links a fake build again with another prefix, compiling nothing;
 #  5. triples.py finds the re-check triples of a made-up trace.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
@@ -223,6 +224,13 @@ IFS=, read -r _ _ _ _ _ _ _ _ _ _ chosen speedup _ <<<"$k"
 python3 -c "import sys; s = [float(x) for x in '$speedup'.split()]
 sys.exit(not ('$chosen' == 'r64 r64 r64 r64' and all(1.08 < x < 1.14 for x in s)))" ||
   fail "--event-us: $k"
+# --gap 1,1000: every fed time 1 ms more, as --event-us 1000; --gap 0,1000: none, as without
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simg" -- --gap 1,1000 >/dev/null
+cmp -s <(grep '^p,_Z1av,' "$t/sime/kernels.csv") <(grep '^p,_Z1av,' "$t/simg/kernels.csv") ||
+  fail "--gap 1,1000 differs from --event-us 1000: $(grep '^p,_Z1av,' "$t/simg/kernels.csv")"
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simz" -- --gap 0,1000 >/dev/null
+cmp -s <(grep '^p,_Z1av,' "$t/sim/kernels.csv") <(grep '^p,_Z1av,' "$t/simz/kernels.csv") ||
+  fail "--gap 0,1000 changed the replay: $(grep '^p,_Z1av,' "$t/simz/kernels.csv")"
 
 # 4. relink.sh: a fake Orion build (objects up to date, main linked by the
 #    Makefile with $(CC)) linked again with another prefix's orion-cc.

@@ -1,8 +1,8 @@
 /* tunesim.c - replays a program's launches through liborionrt's adaptive
  * selection, with the GPU times each version really took.
  *
- *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] [--set field=value ...]
- *           < scenario
+ *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] [--gap P,US [--seed S]]
+ *           [--set field=value ...] < scenario
  *
  * The question it answers offline: what would adaptive mode have cost on a
  * program, launch by launch, under a given tuner?  A scenario (tunesim.py
@@ -30,6 +30,10 @@
  * kernel beside the program's; --budget 1 leaves it alone).  --event-us F
  * adds F us to every time the tuner is fed: the fixed cost that timing a
  * launch with events has on the GPU, which CUPTI's times leave out.
+ * --gap P,US adds US us to a fed time with probability P (a fixed
+ * pseudo-random sequence, --seed S): the GPU idling inside a sample while
+ * the host submits the kernel (rt.c: timed, gap_samples), which the events
+ * read and CUPTI does not; the runtime's budget reads it too.
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
  * host threads, and rt.c's launch chosen one ahead (tune.h, step 10: a
  * time is fed here before the next launch is chosen; the traces' CUPTI
@@ -77,6 +81,14 @@ static double budget = 0.005;
 static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
 static double event_ms; /* --event-us: added to every fed time */
+static double gap_p, gap_ms; /* --gap: added to a fed time with probability gap_p */
+static unsigned long long rng = 88172645463325252ULL; /* --seed */
+
+/* A uniform number in [0, 1) (xorshift64). */
+static double uniform(void) {
+  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+  return (double)(rng >> 11) / 9007199254740992.0;
+}
 static int verbose;
 static orion_tune_cfg tcfg;
 
@@ -179,8 +191,9 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     orion_tuner_wait(&c->t);
     return c->t.best;
   }
-  orion_tuner_feed(&c->t, i, ms[i] + event_ms, (double)blocks, blocks);
-  c->timed_ms += ms[i] + event_ms;
+  double read = ms[i] + event_ms + (gap_p > 0 && uniform() < gap_p ? gap_ms : 0);
+  orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
+  c->timed_ms += read;
   c->timed_n++;
   publish(c);
   return i;
@@ -205,7 +218,7 @@ static int set_field(const char *arg) {
 
 static int usage(void) {
   fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] "
-        "[--set field=value ...] < scenario\n"
+        "[--gap P,US [--seed S]] [--set field=value ...] < scenario\n"
         "  -v: every launch and every trial's stake against the budget\n"
         "  replays a scenario (tunesim.py) through the runtime's adaptive selection\n",
         stderr);
@@ -223,6 +236,12 @@ int main(int argc, char **argv) {
       recheck = atol(argv[++a]);
     else if (!strcmp(argv[a], "--event-us") && a + 1 < argc)
       event_ms = atof(argv[++a]) / 1000;
+    else if (!strcmp(argv[a], "--gap") && a + 1 < argc &&
+             sscanf(argv[a + 1], "%lf,%lf", &gap_p, &gap_ms) == 2 && gap_p >= 0 && gap_p <= 1 &&
+             gap_ms >= 0)
+      a++, gap_ms /= 1000;
+    else if (!strcmp(argv[a], "--seed") && a + 1 < argc && (rng = strtoull(argv[a + 1], NULL, 0)))
+      a++;
     else if (!strcmp(argv[a], "--set") && a + 1 < argc && set_field(argv[a + 1]) == 0)
       a++;
     else if (!strcmp(argv[a], "-v"))
