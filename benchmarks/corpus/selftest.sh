@@ -12,7 +12,7 @@
 #  3. tunesim.py + tunesim on made-up traces: a 20 % win found and kept,
 #     a 10 %-slower version never chosen, a kernel whose launches differ
 #     between versions left out; --event-us shrinks the claimed speedup, as
-#     --gap 1,US does (--gap 0,US changes nothing).
+#     --gap 1,US does (--gap 0,US changes nothing; --drop-gaps all then feeds nothing).
 #  4. relink.sh links a fake build again with another prefix, compiling nothing;
 #  5. triples.py finds the re-check triples of a made-up trace.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
@@ -231,6 +231,11 @@ cmp -s <(grep '^p,_Z1av,' "$t/sime/kernels.csv") <(grep '^p,_Z1av,' "$t/simg/ker
 python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simz" -- --gap 0,1000 >/dev/null
 cmp -s <(grep '^p,_Z1av,' "$t/sim/kernels.csv") <(grep '^p,_Z1av,' "$t/simz/kernels.csv") ||
   fail "--gap 0,1000 changed the replay: $(grep '^p,_Z1av,' "$t/simz/kernels.csv")"
+# --drop-gaps all with every sample hit: the tuner is never fed, the original stays
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simd" -- --gap 1,1000 --drop-gaps all >/dev/null
+k=$(grep '^p,_Z1av,' "$t/simd/kernels.csv") || fail "no replay of _Z1av with --drop-gaps"
+IFS=, read -r _ _ _ _ _ _ _ _ _ _ chosen _ <<<"$k"
+[ "$chosen" = "orig orig orig orig" ] || fail "--drop-gaps all fed a sample: $k"
 
 # 4. relink.sh: a fake Orion build (objects up to date, main linked by the
 #    Makefile with $(CC)) linked again with another prefix's orion-cc.

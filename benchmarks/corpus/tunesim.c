@@ -1,8 +1,10 @@
 /* tunesim.c - replays a program's launches through liborionrt's adaptive
  * selection, with the GPU times each version really took.
  *
- *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] [--gap P,US [--seed S]]
- *           [--set field=value ...] < scenario
+ *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F]
+ *           [--gap P,US [--seed S] [--drop-gaps all|rechecks [--gap-false Q]]]
+ *           [--set field=value ...]
+ *           < scenario
  *
  * The question it answers offline: what would adaptive mode have cost on a
  * program, launch by launch, under a given tuner?  A scenario (tunesim.py
@@ -34,6 +36,10 @@
  * pseudo-random sequence, --seed S): the GPU idling inside a sample while
  * the host submits the kernel (rt.c: timed, gap_samples), which the events
  * read and CUPTI does not; the runtime's budget reads it too.
+ * --drop-gaps all: such a sample is not fed to the tuner (as if the runtime
+ * knew it, rt.c's gap_samples; the launch counts as untimed), nor, with
+ * --gap-false Q, a share Q of the others (the signal's false alarms);
+ * --drop-gaps rechecks: only while a re-check runs.
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
  * host threads, and rt.c's launch chosen one ahead (tune.h, step 10: a
  * time is fed here before the next launch is chosen; the traces' CUPTI
@@ -82,6 +88,8 @@ static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
 static double event_ms; /* --event-us: added to every fed time */
 static double gap_p, gap_ms; /* --gap: added to a fed time with probability gap_p */
+static int drop_gaps;        /* --drop-gaps: such samples are not fed (1 all, 2 re-checks) */
+static double gap_false;     /* --gap-false: nor this share of the others */
 static unsigned long long rng = 88172645463325252ULL; /* --seed */
 
 /* A uniform number in [0, 1) (xorshift64). */
@@ -191,8 +199,12 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     orion_tuner_wait(&c->t);
     return c->t.best;
   }
-  double read = ms[i] + event_ms + (gap_p > 0 && uniform() < gap_p ? gap_ms : 0);
-  orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
+  int gap = gap_p > 0 && uniform() < gap_p;
+  int flagged = (drop_gaps == 1 || (drop_gaps == 2 && c->iterations >= 0)) &&
+                (gap || (gap_false > 0 && uniform() < gap_false)); /* iterations: settled before */
+  double read = ms[i] + event_ms + (gap ? gap_ms : 0);
+  if (!flagged)
+    orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
   c->timed_ms += read;
   c->timed_n++;
   publish(c);
@@ -218,7 +230,9 @@ static int set_field(const char *arg) {
 
 static int usage(void) {
   fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] "
-        "[--gap P,US [--seed S]] [--set field=value ...] < scenario\n"
+        "[--gap P,US [--seed S] [--drop-gaps all|rechecks [--gap-false Q]]]\n"
+        "               [--set field=value ...] "
+        "< scenario\n"
         "  -v: every launch and every trial's stake against the budget\n"
         "  replays a scenario (tunesim.py) through the runtime's adaptive selection\n",
         stderr);
@@ -241,6 +255,14 @@ int main(int argc, char **argv) {
              gap_ms >= 0)
       a++, gap_ms /= 1000;
     else if (!strcmp(argv[a], "--seed") && a + 1 < argc && (rng = strtoull(argv[a + 1], NULL, 0)))
+      a++;
+    else if (!strcmp(argv[a], "--drop-gaps") && a + 1 < argc &&
+             (drop_gaps = !strcmp(argv[a + 1], "all")        ? 1
+                          : !strcmp(argv[a + 1], "rechecks") ? 2
+                                                             : 0))
+      a++;
+    else if (!strcmp(argv[a], "--gap-false") && a + 1 < argc &&
+             sscanf(argv[a + 1], "%lf", &gap_false) == 1 && gap_false >= 0 && gap_false < 1)
       a++;
     else if (!strcmp(argv[a], "--set") && a + 1 < argc && set_field(argv[a + 1]) == 0)
       a++;
