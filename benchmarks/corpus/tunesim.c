@@ -32,10 +32,11 @@
  * kernel beside the program's; --budget 1 leaves it alone).  --event-us F
  * adds F us to every time the tuner is fed: the fixed cost that timing a
  * launch with events has on the GPU, which CUPTI's times leave out.
- * --gap P,US adds US us to a fed time with probability P (a fixed
- * pseudo-random sequence, --seed S): the GPU idling inside a sample while
- * the host submits the kernel (rt.c: timed, gap_samples), which the events
- * read and CUPTI does not; the runtime's budget reads it too.
+ * --gap P,US adds US us to a fed time with probability P (a pseudo-random
+ * sequence from --seed S and the scenario's first launch times, so each
+ * replay is hit elsewhere): the GPU idling inside a sample while the host
+ * submits the kernel (rt.c: timed, gap_samples), which the events read and
+ * CUPTI does not; the runtime's budget reads it too.
  * --drop-gaps all: such a sample is not fed to the tuner (as if the runtime
  * knew it, rt.c's gap_samples; the launch counts as untimed), nor, with
  * --gap-false Q, a share Q of the others (the signal's false alarms);
@@ -272,7 +273,7 @@ int main(int argc, char **argv) {
       return usage();
   }
   char word[16];
-  int line = 0;
+  int line = 0, seeded = 0;
   while (scanf("%15s", word) == 1) {
     line++;
     int id;
@@ -312,6 +313,12 @@ int main(int argc, char **argv) {
           fprintf(stderr, "tunesim: record %d: bad time\n", line);
           return 1;
         }
+      if (!seeded) { /* the first launch's times pick this replay's sequence */
+        seeded = 1;
+        for (int i = 0; i < c->n; i++)
+          rng ^= (unsigned long long)(ms[i] * 1e9) * 0x9e3779b97f4a7c15ULL;
+        rng += !rng;
+      }
       int v = launch(c, blocks, ms);
       c->total_ms += ms[v];
       if (verbose)
