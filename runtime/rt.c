@@ -303,7 +303,7 @@ static void resolve(rt_config *c, int keep) {
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
               "1000 blocks; host %.1f us%s%s%s)\n",
-              c->k->name, atomic_load(&c->launches), c->c[p->cand].tag, p->work, ms,
+              c->k->name, p->launch, c->c[p->cand].tag, p->work, ms,
               ms * 1e6 / p->work, p->host_us, p->ahead ? ", chosen ahead" : "",
               p->probe ? ", split probe" : "", p->gap ? ", gap possible" : "");
     if (orion_rt.debug && sub > 0)
@@ -414,6 +414,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   p->gap = t1 && !idle && orion_rt.api.cuEventQuery(p->ev[0]) == CUDA_SUCCESS;
   p->ahead = c->pend_n > 0;
   p->probe = 0;
+  p->launch = atomic_load_explicit(&c->launches, memory_order_relaxed);
   if (failed) {
     drop(c, i);
   } else if (rc == 0 && t1) {

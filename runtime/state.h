@@ -114,6 +114,7 @@ typedef struct rt_config {
     int gap; /* the stream was busy at the first event, which had passed by the second:
                 the GPU may have idled inside the sample (counted, not yet acted on) */
     int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
+    long launch;            /* ORION_DEBUG: the configuration's launch it timed (1-based) */
   } pend[RT_PENDING];
   int pend_head, pend_n;
   /* The budget of tune.h, step 5, read lock-free by every configuration:

@@ -14,7 +14,8 @@
 #     between versions left out; --event-us shrinks the claimed speedup, as
 #     --gap 1,US does (--gap 0,US changes nothing; --drop-gaps all then feeds nothing).
 #  4. relink.sh links a fake build again with another prefix, compiling nothing;
-#  5. triples.py finds the re-check triples of a made-up trace.
+#  5. triples.py finds the re-check triples of a made-up trace;
+#  6. samples.py joins made-up debug lines with their traced launches.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -257,4 +258,18 @@ printf '0\t100\t1\tc\n200\t310\t1\to\n400\t500\t1\tc\n600\t710\t1\to\n50\t60\t1\
 out=$(python3 "$here/triples.py" --orig o --clone c "$t/tr.tsv") || fail "triples.py: $out"
 grep -q ': 2:1.100$' <<<"$out" && grep -q '^1 triples, original / clone 1.100-1.100$' <<<"$out" ||
   fail "triples.py: $out"
+# 6. samples.py: four samples joined with their traced launches (a clone's name holds
+#    __orion_u8): u8 at launch 2 distorted and marked, orig at 3 distorted and missed, u8 at 4
+#    clean but marked
+K=_Z1kPf KC=_Z10k__orion_u8Pf
+printf '0\t40000\t1\t%s\n100000\t138000\t1\t%s\n200000\t240000\t1\t%s\n300000\t338000\t1\t%s\n' \
+  $K $KC $K $KC > "$t/s.tsv"
+{ echo "orion: debug: tune $K launch 1: orig 8 blocks 0.0434 ms (5.4 us per 1000 blocks; host 9.0 us)"
+  echo "orion: debug: tune $K launch 2: u8 8 blocks 0.0580 ms (7.2 us per 1000 blocks; host 28.0 us, gap possible)"
+  echo "orion: debug: tune $K launch 3: orig 8 blocks 0.0600 ms (7.5 us per 1000 blocks; host 9.0 us)"
+  echo "orion: debug: tune $K launch 4: u8 8 blocks 0.0414 ms (5.2 us per 1000 blocks; host 9.0 us, gap possible)"
+  echo "orion: debug: tune _Z5otherv launch 1: orig 8 blocks 1.0 ms (x)"; } > "$t/s.err"
+out=$(python3 "$here/samples.py" --kernel $K "$t/s.err" "$t/s.tsv") || fail "samples.py: $out"
+grep -q '^in all: 4 samples, 2 distorted: 1 marked, 1 missed; 1 clean ones marked; 0 left out$' <<<"$out" ||
+  fail "samples.py: $out"
 echo "selftest: ok"

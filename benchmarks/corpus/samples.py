@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""samples.py - the runtime's tuning samples of one kernel against CUPTI's times of the same launches.
+
+    samples.py --kernel NAME [--excess-us 8] [--event-us 3.4] DEBUG TRACE [DEBUG TRACE...]
+
+DEBUG: a run's stderr under ORION_DEBUG=1 (the lines "tune <kernel> launch
+<n>: <tag> <blocks> blocks <ms> ms (...)", a time as the tuner got it, with
+", gap possible" where rt.c's gap signal fired).  TRACE: the same run's
+kerntime trace (KERNTIME_OUT: start ns, end ns, a count, the name).  NAME:
+the kernel's mangled name; its clones are the traced names holding
+`__orion_<tag>` with the same base name, and a padding version runs the
+original's code (so its launches carry NAME).  The kernel must have run in
+one launch configuration: the runtime numbers launches per configuration,
+and sample n is the n-th launch of NAME and its clones in the trace (a
+launch whose traced version is not the sample's tag is left out, counted).
+
+A sample's excess is the runtime's time less CUPTI's, less --event-us (the
+events' own cost).  Distorted: an excess above --excess-us.  Prints the
+distorted samples, then per run and in all: samples, distorted, those the
+signal marked (hits), distorted ones unmarked (misses), clean ones marked
+(false alarms).  Python 3 standard library only.
+"""
+import argparse
+import re
+import sys
+
+LINE = re.compile(r'tune (\S+) launch (\d+): (\S+) \d+ blocks ([0-9.]+) ms \((.*)\)$')
+
+
+def debug_samples(path, kernel):
+    """requires path an ORION_DEBUG stderr; returns [(launch, tag, ms, gap)] of kernel"""
+    out = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = LINE.search(line.rstrip('\n'))
+            if m and m.group(1) == kernel:
+                out.append((int(m.group(2)), m.group(3), float(m.group(4)),
+                            'gap possible' in m.group(5)))
+    return out
+
+
+def traced(path, kernel):
+    """requires path a kerntime trace; returns [(tag, ms)] of kernel's launches in start order
+    (tag None: the original's code, the original or a padding version)"""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            x = line.rstrip('\n').split('\t')
+            if len(x) != 4:
+                continue
+            m = re.search(r'__orion_([a-z0-9]+)', x[3])
+            if x[3] == kernel:
+                tag = None
+            elif m and kernel_base(x[3]) == kernel_base(kernel):
+                tag = m.group(1)
+            else:
+                continue
+            rows.append((int(x[0]), tag, (int(x[1]) - int(x[0])) / 1e6))
+    rows.sort()
+    return [(t, ms) for _, t, ms in rows]
+
+
+def kernel_base(name):
+    """the name without a clone's __orion_<tag> and the length before the first name part"""
+    return re.sub(r'^_Z\d+', '_Z', re.sub(r'__orion_[a-z0-9]+', '', name))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--excess-us', type=float, default=8.0)
+    ap.add_argument('--event-us', type=float, default=3.4)
+    ap.add_argument('files', nargs='+', help='DEBUG TRACE pairs')
+    a = ap.parse_args()
+    if len(a.files) % 2:
+        sys.exit('samples.py: DEBUG and TRACE files come in pairs')
+    total = [0] * 6
+    for debug, trace in zip(a.files[::2], a.files[1::2]):
+        launches = traced(trace, a.kernel)
+        n = [0] * 6  # samples, distorted, hits, misses, false alarms, left out
+        for launch, tag, ms, gap in debug_samples(debug, a.kernel):
+            got = launches[launch - 1][0] if launch <= len(launches) else ''
+            if got != (None if tag == 'orig' or re.match(r'p\d+$', tag) else tag):
+                n[5] += 1
+                continue
+            excess = (ms - launches[launch - 1][1]) * 1e3 - a.event_us
+            bad = excess > a.excess_us
+            n[0] += 1
+            n[1] += bad
+            n[2] += bad and gap
+            n[3] += bad and not gap
+            n[4] += gap and not bad
+            if bad:
+                print(f'{debug}: launch {launch} {tag}: runtime {ms * 1e3:.1f} us, CUPTI '
+                      f'{launches[launch - 1][1] * 1e3:.1f} us{", gap possible" if gap else ""}')
+        total = [x + y for x, y in zip(total, n)]
+        print(f'{debug}: {n[0]} samples, {n[1]} distorted: {n[2]} marked, {n[3]} missed; '
+              f'{n[4]} clean ones marked; {n[5]} left out')
+    print(f'in all: {total[0]} samples, {total[1]} distorted: {total[2]} marked, {total[3]} '
+          f'missed; {total[4]} clean ones marked; {total[5]} left out')
+
+
+if __name__ == '__main__':
+    main()
