@@ -15,7 +15,8 @@
 #     --gap 1,US does (--gap 0,US changes nothing; --drop-gaps all then feeds nothing).
 #  4. relink.sh links a fake build again with another prefix, compiling nothing;
 #  5. triples.py finds the re-check triples of a made-up trace;
-#  6. samples.py joins made-up debug lines with their traced launches.
+#  6. samples.py joins made-up debug lines with their traced launches;
+#  7. debug-series.sh runs a fake program in series on one cache each.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -272,4 +273,12 @@ printf '0\t40000\t1\t%s\n100000\t138000\t1\t%s\n200000\t240000\t1\t%s\n300000\t3
 out=$(python3 "$here/samples.py" --kernel $K "$t/s.err" "$t/s.tsv") || fail "samples.py: $out"
 grep -q '^in all: 4 samples, 2 distorted: 1 marked, 1 missed; 1 clean ones marked; 0 left out$' <<<"$out" ||
   fail "samples.py: $out"
+# 7. debug-series.sh: a fake program's two series of three runs, each run's files kept
+mkdir -p "$t/ds/src/p-cuda" "$t/ds/lib"; : >"$t/ds/kerntime.so"; echo 'p reg 5 # fake' >"$t/ds/programs.txt"
+printf '#!/bin/sh\necho PASS\n' >"$t/ds/src/p-cuda/nvcc"
+printf '#!/bin/sh\n[ "$1" = 5 ] && [ "$ORION_DEBUG" = 1 ] || exit 3\necho "orion: debug: tune k: re-check 1 keeps u8" >&2\necho x >"$KERNTIME_OUT"; echo y >>"$ORION_CACHE"\n' >"$t/ds/src/p-cuda/orion"
+chmod +x "$t/ds/src/p-cuda/nvcc" "$t/ds/src/p-cuda/orion"
+out=$("$here/debug-series.sh" "$t/ds" p 3 "$t/dso" 2) || fail "debug-series.sh: $out"
+[ "$(grep -c 'rc 0, re-checks kept 1, reverted 0$' <<<"$out")" = 6 ] && [ -s "$t/dso/1.2.tsv" ] &&
+  [ -s "$t/dso/1.2.err" ] && [ "$(wc -l <"$t/dso/1.cache")" = 3 ] || fail "debug-series.sh: $out"
 echo "selftest: ok"
