@@ -10,9 +10,10 @@ kerntime trace (KERNTIME_OUT: start ns, end ns, a count, the name).  NAME:
 the kernel's mangled name; its clones are the traced names holding
 `__orion_<tag>` with the same base name, and a padding version runs the
 original's code (so its launches carry NAME).  The kernel must have run in
-one launch configuration: the runtime numbers launches per configuration,
-and sample n is the n-th launch of NAME and its clones in the trace (a
-launch whose traced version is not the sample's tag is left out, counted).
+one launch configuration, on one stream: the runtime numbers launches per
+configuration, and sample n is the n-th launch of NAME and its clones in
+the trace by start time (a sample whose traced launch ran another version
+is left out, counted).
 
 A sample's excess is the runtime's time less CUPTI's, less --event-us (the
 events' own cost).  Distorted: an excess above --excess-us.  Prints the
