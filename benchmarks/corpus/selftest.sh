@@ -238,6 +238,10 @@ python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simd" -- --gap 1,1
 k=$(grep '^p,_Z1av,' "$t/simd/kernels.csv") || fail "no replay of _Z1av with --drop-gaps"
 IFS=, read -r _ _ _ _ _ _ _ _ _ _ chosen _ <<<"$k"
 [ "$chosen" = "orig orig orig orig" ] || fail "--drop-gaps all fed a sample: $k"
+# --drop-gaps fix with every sample hit and marked: each fed without its gap, as without --gap
+python3 "$here/tunesim.py" "$t/tr" --sim "$tunesim" --out "$t/simf" -- --gap 1,1000 --drop-gaps fix >/dev/null
+cmp -s <(grep '^p,_Z1av,' "$t/sim/kernels.csv") <(grep '^p,_Z1av,' "$t/simf/kernels.csv") ||
+  fail "--drop-gaps fix: $(grep '^p,_Z1av,' "$t/simf/kernels.csv")"
 
 # 4. relink.sh: a fake Orion build (objects up to date, main linked by the
 #    Makefile with $(CC)) linked again with another prefix's orion-cc.

@@ -2,7 +2,7 @@
  * selection, with the GPU times each version really took.
  *
  *   tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F]
- *           [--gap P,US [--seed S] [--drop-gaps all|rechecks [--gap-false Q]]]
+ *           [--gap P,US [--seed S] [--drop-gaps all|rechecks|fix [--gap-false Q]]]
  *           [--set field=value ...]
  *           < scenario
  *
@@ -40,7 +40,10 @@
  * --drop-gaps all: such a sample is not fed to the tuner (as if the runtime
  * knew it, rt.c's gap_samples; the launch counts as untimed), nor, with
  * --gap-false Q, a share Q of the others (the signal's false alarms);
- * --drop-gaps rechecks: only while a re-check runs.
+ * --drop-gaps rechecks: only while a re-check runs; --drop-gaps fix feeds
+ * them all, a hit sample without its gap and a false alarm less US (at
+ * most half its time), as a runtime that subtracted the host's submission
+ * from every marked sample would.
  * Not replayed: chunked launches (ORION_SPLIT=1), launch failures, several
  * host threads, and rt.c's launch chosen one ahead (tune.h, step 10: a
  * time is fed here before the next launch is chosen; the traces' CUPTI
@@ -89,7 +92,7 @@ static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
 static double event_ms; /* --event-us: added to every fed time */
 static double gap_p, gap_ms; /* --gap: added to a fed time with probability gap_p */
-static int drop_gaps;        /* --drop-gaps: such samples are not fed (1 all, 2 re-checks) */
+static int drop_gaps; /* --drop-gaps: such samples are not fed (1 all, 2 re-checks), or 3 fixed */
 static double gap_false;     /* --gap-false: nor this share of the others */
 static unsigned long long rng = 88172645463325252ULL; /* --seed */
 
@@ -201,9 +204,13 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     return c->t.best;
   }
   int gap = gap_p > 0 && uniform() < gap_p;
-  int flagged = (drop_gaps == 1 || (drop_gaps == 2 && c->iterations >= 0)) &&
+  int flagged = (drop_gaps == 1 || drop_gaps == 3 || (drop_gaps == 2 && c->iterations >= 0)) &&
                 (gap || (gap_false > 0 && uniform() < gap_false)); /* iterations: settled before */
   double read = ms[i] + event_ms + (gap ? gap_ms : 0);
+  if (flagged && drop_gaps == 3) { /* the marked sample corrected, not left out */
+    double cut = gap ? gap_ms : (gap_ms < read / 2 ? gap_ms : read / 2);
+    read -= cut, flagged = 0;
+  }
   if (!flagged)
     orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
   c->timed_ms += read;
@@ -231,7 +238,7 @@ static int set_field(const char *arg) {
 
 static int usage(void) {
   fputs("usage: tunesim [-v] [--budget F] [--own F] [--recheck N] [--event-us F] "
-        "[--gap P,US [--seed S] [--drop-gaps all|rechecks [--gap-false Q]]]\n"
+        "[--gap P,US [--seed S] [--drop-gaps all|rechecks|fix [--gap-false Q]]]\n"
         "               [--set field=value ...] "
         "< scenario\n"
         "  -v: every launch and every trial's stake against the budget\n"
@@ -260,6 +267,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--drop-gaps") && a + 1 < argc &&
              (drop_gaps = !strcmp(argv[a + 1], "all")        ? 1
                           : !strcmp(argv[a + 1], "rechecks") ? 2
+                          : !strcmp(argv[a + 1], "fix")      ? 3
                                                              : 0))
       a++;
     else if (!strcmp(argv[a], "--gap-false") && a + 1 < argc &&
