@@ -22,8 +22,12 @@ signal marked (hits), distorted ones unmarked (misses), clean ones marked
 (false alarms).  Python 3 standard library only.
 """
 import argparse
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import triples  # noqa: E402
 
 LINE = re.compile(r'tune (\S+) launch (\d+): (\S+) \d+ blocks ([0-9.]+) ms \((.*)\)$')
 
@@ -44,21 +48,13 @@ def traced(path, kernel):
     """requires path a kerntime trace; returns [(tag, ms)] of kernel's launches in start order
     (tag None: the original's code, the original or a padding version)"""
     rows = []
-    with open(path) as f:
-        for line in f:
-            x = line.rstrip('\n').split('\t')
-            if len(x) != 4:
-                continue
-            m = re.search(r'__orion_([a-z0-9]+)', x[3])
-            if x[3] == kernel:
-                tag = None
-            elif m and kernel_base(x[3]) == kernel_base(kernel):
-                tag = m.group(1)
-            else:
-                continue
-            rows.append((int(x[0]), tag, (int(x[1]) - int(x[0])) / 1e6))
-    rows.sort()
-    return [(t, ms) for _, t, ms in rows]
+    for _, ms, name in triples.raw_launches(path):
+        m = re.search(r'__orion_([a-z0-9]+)', name)
+        if name == kernel:
+            rows.append((None, ms))
+        elif m and kernel_base(name) == kernel_base(kernel):
+            rows.append((m.group(1), ms))
+    return rows
 
 
 def kernel_base(name):

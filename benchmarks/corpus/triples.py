@@ -15,24 +15,29 @@ the range over all.  Python 3 standard library only.
 """
 import argparse
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rechecks  # noqa: E402
+
+
+def raw_launches(path):
+    """requires path a kerntime trace; returns [(start ns, ms, name)] of its kernels in start order"""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            x = line.rstrip('\n').split('\t')
+            if len(x) == 4:
+                rows.append((int(x[0]), (int(x[1]) - int(x[0])) / 1e6, x[3]))
+    return sorted(rows)
 
 
 def triples(path, orig, clone):
     """requires path a kerntime trace; returns [(launch number, ratio)]"""
-    seq = []
-    with open(path) as f:
-        for line in f:
-            x = line.rstrip('\n').split('\t')
-            if len(x) == 4 and x[3] in (orig, clone):
-                seq.append((int(x[0]), int(x[1]) - int(x[0]), x[3] == orig))
-    seq.sort()
-    out = []
-    for i in range(1, len(seq) - 1):
-        (_, tb, ob), (_, to, oo), (_, ta, oa) = seq[i - 1], seq[i], seq[i + 1]
-        if oo and not ob and not oa and min(tb, to, ta) > 0:
-            out.append((i + 1, math.exp(math.log(to) - (math.log(tb) + math.log(ta)) / 2)))
-    return out
+    seq = [(ms, 1, 'orig' if name == orig else 'clone')
+           for _, ms, name in raw_launches(path) if name in (orig, clone) and ms > 0]
+    return [(i + 1, math.exp(-x)) for i, _, x in rechecks.triples(seq)]
 
 
 def main():
