@@ -147,9 +147,7 @@ static int cache_entry(rt_config *c, orion_cache_entry *e) {
   else if (tag != c->orig) {
     _Static_assert(ORION_TUNE_WINDOW == ORION_CACHE_WINDOW, "the re-check window fits the cache");
     e->checks = rc->n, e->rc_sum = rc->sum, e->rc_sumsq = rc->sumsq;
-    e->nwin = orion_tuner_window(&c->tuner, e->win);
-    if (e->nwin > e->checks) /* (rc counts the same pairs; never so) */
-      e->nwin = e->checks;
+    e->nwin = orion_tuner_window(&c->tuner, e->win); /* <= checks: rc counts the same pairs */
   }
   int n = atomic_load(&c->timed_n);
   double ran = n > 0 ? (double)atomic_load(&c->launches) * (double)atomic_load(&c->timed_ns) / n
