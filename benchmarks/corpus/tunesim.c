@@ -92,7 +92,8 @@ static double own; /* --own: the what-if budget per configuration, 0 = none */
 static long recheck = 64;
 static double event_ms; /* --event-us: added to every fed time */
 static double gap_p, gap_ms; /* --gap: added to a fed time with probability gap_p */
-static int drop_gaps; /* --drop-gaps: such samples are not fed (1 all, 2 re-checks), or 3 fixed */
+enum { MARK_NONE, MARK_DROP, MARK_DROP_RECHECKS, MARK_FIX };
+static int drop_gaps; /* --drop-gaps: what happens to a marked sample (MARK_*) */
 static double gap_false;     /* --gap-false: nor this share of the others */
 static unsigned long long rng = 88172645463325252ULL; /* --seed */
 
@@ -204,14 +205,13 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
     return c->t.best;
   }
   int gap = gap_p > 0 && uniform() < gap_p;
-  int flagged = (drop_gaps == 1 || drop_gaps == 3 || (drop_gaps == 2 && c->iterations >= 0)) &&
-                (gap || (gap_false > 0 && uniform() < gap_false)); /* iterations: settled before */
+  int scope = drop_gaps == MARK_DROP || drop_gaps == MARK_FIX ||
+              (drop_gaps == MARK_DROP_RECHECKS && c->iterations >= 0); /* settled before */
+  int marked = scope && (gap || (gap_false > 0 && uniform() < gap_false));
   double read = ms[i] + event_ms + (gap ? gap_ms : 0);
-  if (flagged && drop_gaps == 3) { /* the marked sample corrected, not left out */
-    double cut = gap ? gap_ms : (gap_ms < read / 2 ? gap_ms : read / 2);
-    read -= cut, flagged = 0;
-  }
-  if (!flagged)
+  if (marked && drop_gaps == MARK_FIX) /* corrected: a false alarm loses as much, up to half */
+    read -= gap ? gap_ms : (gap_ms < read / 2 ? gap_ms : read / 2);
+  if (!marked || drop_gaps == MARK_FIX)
     orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
   c->timed_ms += read;
   c->timed_n++;
@@ -265,10 +265,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--seed") && a + 1 < argc && (rng = strtoull(argv[a + 1], NULL, 0)))
       a++;
     else if (!strcmp(argv[a], "--drop-gaps") && a + 1 < argc &&
-             (drop_gaps = !strcmp(argv[a + 1], "all")        ? 1
-                          : !strcmp(argv[a + 1], "rechecks") ? 2
-                          : !strcmp(argv[a + 1], "fix")      ? 3
-                                                             : 0))
+             (drop_gaps = !strcmp(argv[a + 1], "all")        ? MARK_DROP
+                          : !strcmp(argv[a + 1], "rechecks") ? MARK_DROP_RECHECKS
+                          : !strcmp(argv[a + 1], "fix")      ? MARK_FIX
+                                                             : MARK_NONE))
       a++;
     else if (!strcmp(argv[a], "--gap-false") && a + 1 < argc &&
              sscanf(argv[a + 1], "%lf", &gap_false) == 1 && gap_false >= 0 && gap_false < 1)
