@@ -272,6 +272,14 @@ static void drop(rt_config *c, int i) {
   publish(c);
 }
 
+/* ORION_DEBUG's words for enum rt_gap (timed, below) */
+static const char *const gap_text[] = {
+    [RT_GAP_NONE] = "",
+    [RT_GAP_BEFORE] = ", gap possible: drained before the launch",
+    [RT_GAP_DURING] = ", gap possible: drained during the launch",
+    [RT_GAP_AFTER] = ", gap possible: drained after the launch",
+};
+
 /* Read the times of the timed launches in flight into the tuner, oldest
  * first, until at most `keep` are left, and any later one whose launch has
  * ended (waiting for them: running the best so far instead while one is
@@ -293,7 +301,7 @@ static void resolve(rt_config *c, int keep) {
     c->pend_n--;
     if (!ok)
       continue;
-    c->samples++, c->gap_samples += p->gap;
+    c->samples++, c->gap_samples += p->gap != RT_GAP_NONE;
     /* the submission the events bracketed on an idle stream (timed), at
      * most half the time: a thread preempted after its launch was on the
      * GPU must not make a version look faster than it is by more */
@@ -305,7 +313,7 @@ static void resolve(rt_config *c, int keep) {
               "1000 blocks; host %.1f us%s%s%s)\n",
               c->k->name, p->launch, c->c[p->cand].tag, p->work, ms,
               ms * 1e6 / p->work, p->host_us, p->ahead ? ", chosen ahead" : "",
-              p->probe ? ", split probe" : "", p->gap ? ", gap possible" : "");
+              p->probe ? ", split probe" : "", gap_text[p->gap]);
     if (orion_rt.debug && sub > 0)
       fprintf(stderr, "orion: debug: tune %s: idle stream, %.1f us of submission left out\n",
               c->k->name, sub * 1000);
@@ -370,6 +378,8 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
   }
 }
 
+static int passed(CUevent e) { return orion_rt.api.cuEventQuery(e) == CUDA_SUCCESS; }
+
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
  * [off, off + count) of dimension dim, `work` blocks in all), with the
  * tuner's comparability key.  c->mu held.
@@ -391,7 +401,11 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
  * but not yet acted on (the report's gap_samples): a sample whose stream
  * was busy at the first event but had drained by the second's record, so
  * the GPU may have idled inside it while the host submitted the kernel (on
- * an H200 such re-check samples of a 40 us kernel read 56-58 us). */
+ * an H200 such re-check samples of a 40 us kernel read 56-58 us).  When
+ * the first event had passed is asked three times (rt_gap, for
+ * ORION_DEBUG): right after its record, before the launch (the GPU waited
+ * for the whole submission); after the launch returned; after the second
+ * record (the kernel was likely queued in time: the least likely gap). */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, unsigned long long key) {
   int failed = 0;
@@ -405,13 +419,17 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   double h0 = orion_rt_now_us();
   int t0 = orion_rt.api.cuEventRecord(p->ev[0], s) == CUDA_SUCCESS;
   double h1 = orion_rt_now_us();
+  int gap = t0 && !idle && passed(p->ev[0]) ? RT_GAP_BEFORE : RT_GAP_NONE;
   int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
   double h2 = orion_rt_now_us();
+  if (t0 && !idle && !gap && passed(p->ev[0]))
+    gap = RT_GAP_DURING;
   int t1 = t0 && orion_rt.api.cuEventRecord(p->ev[1], s) == CUDA_SUCCESS;
   p->host_us = orion_rt_now_us() - h0;
   p->sub_ms = idle ? (h2 - h1) / 1000 : 0;
-  /* queried after the second event's record, so as not to delay it */
-  p->gap = t1 && !idle && orion_rt.api.cuEventQuery(p->ev[0]) == CUDA_SUCCESS;
+  if (t1 && !idle && !gap && passed(p->ev[0]))
+    gap = RT_GAP_AFTER;
+  p->gap = t1 ? gap : RT_GAP_NONE;
   p->ahead = c->pend_n > 0;
   p->probe = 0;
   p->launch = atomic_load_explicit(&c->launches, memory_order_relaxed);

@@ -31,6 +31,9 @@
 #define MAX_BIN (ORION_MAX_RECORD_VERSIONS) /* binaries: the original and its clones */
 #define MAX_CANDS ORION_TUNE_MAX_CANDS
 #define RT_PENDING 2 /* timed launches in flight per configuration */
+/* When a busy stream's first event was seen passed (rt.c: timed): never;
+ * before the launch; while it was submitted; only after the second record. */
+enum rt_gap { RT_GAP_NONE, RT_GAP_BEFORE, RT_GAP_DURING, RT_GAP_AFTER };
 #define MAX_ARGS 256
 #define MAX_DEVICES 64
 #define KHASH 256
@@ -111,8 +114,8 @@ typedef struct rt_config {
     double host_us;         /* ORION_DEBUG: host time from the first event to the second */
     double sub_ms;          /* the host's submission the events bracket (rt.c: timed) */
     int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
-    int gap; /* the stream was busy at the first event, which had passed by the second:
-                the GPU may have idled inside the sample (counted, not yet acted on) */
+    int gap; /* rt_gap: the stream was busy at the first event, which had passed by the
+                second: the GPU may have idled inside the sample (counted, not acted on) */
     int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
     long launch;            /* ORION_DEBUG: the configuration's launch it timed (1-based) */
   } pend[RT_PENDING];

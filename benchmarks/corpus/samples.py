@@ -13,7 +13,9 @@ original's code (so its launches carry NAME).  The kernel must have run in
 one launch configuration, on one stream: the runtime numbers launches per
 configuration, and sample n is the n-th launch of NAME and its clones in
 the trace by start time (a sample whose traced launch ran another version
-is left out, counted).
+is left out, counted).  The signal's level (rt.c: the stream seen drained
+"before", "during" or "after" the launch; "" in lines from runtimes that
+did not say) is kept: the last lines count hits and false alarms per level.
 
 A sample's excess is the runtime's time less CUPTI's, less --event-us (the
 events' own cost).  Distorted: an excess above --excess-us.  Prints the
@@ -30,17 +32,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triples  # noqa: E402
 
 LINE = re.compile(r'tune (\S+) launch (\d+): (\S+) \d+ blocks ([0-9.]+) ms \((.*)\)$')
+LEVEL = re.compile(r'gap possible(?:: drained (\w+) the launch)?')
 
 
 def debug_samples(path, kernel):
-    """requires path an ORION_DEBUG stderr; returns [(launch, tag, ms, gap)] of kernel"""
+    """requires path an ORION_DEBUG stderr; returns [(launch, tag, ms, gap)] of kernel,
+    gap None (not marked) or the signal's level ('' when the line names none)"""
     out = []
     with open(path, errors='replace') as f:
         for line in f:
             m = LINE.search(line.rstrip('\n'))
             if m and m.group(1) == kernel:
+                g = LEVEL.search(m.group(5))
                 out.append((int(m.group(2)), m.group(3), float(m.group(4)),
-                            'gap possible' in m.group(5)))
+                            (g.group(1) or '') if g else None))
     return out
 
 
@@ -72,10 +77,12 @@ def main():
     if len(a.files) % 2:
         sys.exit('samples.py: DEBUG and TRACE files come in pairs')
     total = [0] * 6
+    levels = {}  # level: [hits, false alarms]
     for debug, trace in zip(a.files[::2], a.files[1::2]):
         launches = traced(trace, a.kernel)
         n = [0] * 6  # samples, distorted, hits, misses, false alarms, left out
-        for launch, tag, ms, gap in debug_samples(debug, a.kernel):
+        for launch, tag, ms, level in debug_samples(debug, a.kernel):
+            gap = level is not None
             got = launches[launch - 1][0] if launch <= len(launches) else ''
             if got != (None if tag == 'orig' or re.match(r'p\d+$', tag) else tag):
                 n[5] += 1
@@ -87,14 +94,19 @@ def main():
             n[2] += bad and gap
             n[3] += bad and not gap
             n[4] += gap and not bad
+            if gap:
+                levels.setdefault(level, [0, 0])[0 if bad else 1] += 1
             if bad:
                 print(f'{debug}: launch {launch} {tag}: runtime {ms * 1e3:.1f} us, CUPTI '
-                      f'{launches[launch - 1][1] * 1e3:.1f} us{", gap possible" if gap else ""}')
+                      f'{launches[launch - 1][1] * 1e3:.1f} us{", gap possible" if gap else ""}'
+                      f'{": drained " + level + " the launch" if level else ""}')
         total = [x + y for x, y in zip(total, n)]
         print(f'{debug}: {n[0]} samples, {n[1]} distorted: {n[2]} marked, {n[3]} missed; '
               f'{n[4]} clean ones marked; {n[5]} left out')
     print(f'in all: {total[0]} samples, {total[1]} distorted: {total[2]} marked, {total[3]} '
           f'missed; {total[4]} clean ones marked; {total[5]} left out')
+    for level, (hit, false) in sorted(levels.items()):
+        print(f'marked {level or "(no level)"}: {hit} distorted, {false} clean')
 
 
 if __name__ == '__main__':

@@ -265,17 +265,18 @@ grep -q ': 2:1.100$' <<<"$out" && grep -q '^1 triples, original / clone 1.100-1.
   fail "triples.py: $out"
 # 6. samples.py: four samples joined with their traced launches (a clone's name holds
 #    __orion_u8): u8 at launch 2 distorted and marked, orig at 3 distorted and missed, u8 at 4
-#    clean but marked
+#    clean but marked "after the launch" (a level), launch 2 marked with no level
 K=_Z1kPf KC=_Z10k__orion_u8Pf
 printf '0\t40000\t1\t%s\n100000\t138000\t1\t%s\n200000\t240000\t1\t%s\n300000\t338000\t1\t%s\n' \
   $K $KC $K $KC > "$t/s.tsv"
 { echo "orion: debug: tune $K launch 1: orig 8 blocks 0.0434 ms (5.4 us per 1000 blocks; host 9.0 us)"
   echo "orion: debug: tune $K launch 2: u8 8 blocks 0.0580 ms (7.2 us per 1000 blocks; host 28.0 us, gap possible)"
   echo "orion: debug: tune $K launch 3: orig 8 blocks 0.0600 ms (7.5 us per 1000 blocks; host 9.0 us)"
-  echo "orion: debug: tune $K launch 4: u8 8 blocks 0.0414 ms (5.2 us per 1000 blocks; host 9.0 us, gap possible)"
+  echo "orion: debug: tune $K launch 4: u8 8 blocks 0.0414 ms (5.2 us per 1000 blocks; host 9.0 us, gap possible: drained after the launch)"
   echo "orion: debug: tune _Z5otherv launch 1: orig 8 blocks 1.0 ms (x)"; } > "$t/s.err"
 out=$(python3 "$here/samples.py" --kernel $K "$t/s.err" "$t/s.tsv") || fail "samples.py: $out"
-grep -q '^in all: 4 samples, 2 distorted: 1 marked, 1 missed; 1 clean ones marked; 0 left out$' <<<"$out" ||
+grep -q '^in all: 4 samples, 2 distorted: 1 marked, 1 missed; 1 clean ones marked; 0 left out$' <<<"$out" &&
+  grep -q '^marked (no level): 1 distorted, 0 clean$' <<<"$out" && grep -q '^marked after: 0 distorted, 1 clean$' <<<"$out" ||
   fail "samples.py: $out"
 # 7. debug-series.sh: a fake program's two series of three runs, each run's files kept
 mkdir -p "$t/ds/src/p-cuda" "$t/ds/lib"; : >"$t/ds/kerntime.so"; echo 'p reg 5 # fake' >"$t/ds/programs.txt"
