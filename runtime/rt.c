@@ -380,6 +380,26 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
 
 static int passed(CUevent e) { return orion_rt.api.cuEventQuery(e) == CUDA_SUCCESS; }
 
+/* The key a sample is compared under (tune.h, step 2): the launch's key,
+ * made the sample's own when the GPU idled inside it (the stream drained
+ * before or while the kernel was submitted: on an H200, 29 of 30 such
+ * samples read 1-24 us more than CUPTI's time beyond the events' own
+ * 2.4 +-0.2 us), and told apart for an idle stream in a re-check.  A busy
+ * stream's sample reads the kernel plus the events' cost; an idle one,
+ * its submission subtracted, 1.6 us less (and +-1 us noisier) on an H200,
+ * so a re-check of a 40 us kernel whose original alone ran on a drained
+ * stream read 1.00-1.03 for a version CUPTI timed 1.05 faster, and
+ * reverted it.  Re-checks' samples are chosen ahead (rt.c: ahead) and so
+ * run on a busy stream unless the program drains it. */
+static unsigned long long sample_key(rt_config *c, unsigned long long key, int idle, int gap,
+                                     long launch) {
+  if (gap == RT_GAP_BEFORE || gap == RT_GAP_DURING)
+    return key ^ (0x9e3779b97f4a7c15ULL * (unsigned long long)(launch + 1));
+  if (idle && orion_tuner_rechecking(&c->tuner))
+    return key ^ 0xd6e8feb86659fd93ULL;
+  return key;
+}
+
 /* One timed launch of candidate i (count 0: the whole grid; else blocks
  * [off, off + count) of dimension dim, `work` blocks in all), with the
  * tuner's comparability key.  c->mu held.
@@ -437,7 +457,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
     drop(c, i);
   } else if (rc == 0 && t1) {
     p->cand = i;
-    p->key = key;
+    p->key = sample_key(c, key, idle, p->gap, p->launch);
     p->work = work;
     c->pend_n++;
   }
@@ -662,11 +682,14 @@ static int start_recheck(rt_config *c) {
  * without it affordable() lets any trial through), the tuner's pattern
  * certain, no round guard in the way (next_cand) and the budget covering
  * the trial; else -1, and the caller waits for that time and chooses as
- * usual.  c->mu held. */
+ * usual.  A re-check's launches need neither the warm-up's check nor the
+ * original's time (their order is fixed): chosen ahead, its three samples
+ * share a busy stream's timing (sample_key).  c->mu held. */
 static int ahead(rt_config *c, unsigned long long blocks) {
-  if (c->pend_n != 1 || orion_rt.mode != MODE_ADAPTIVE || !c->idle_checked ||
-      !orion_rt.dev[c->k->dev].known || atomic_load(&c->final) >= 0 ||
-      !(orion_tuner_median(&c->tuner, c->orig) > 0))
+  int recheck = orion_tuner_rechecking(&c->tuner); /* its order is fixed, no stake */
+  if (c->pend_n != 1 || orion_rt.mode != MODE_ADAPTIVE || !orion_rt.dev[c->k->dev].known ||
+      atomic_load(&c->final) >= 0 ||
+      (!recheck && (!c->idle_checked || !(orion_tuner_median(&c->tuner, c->orig) > 0))))
     return -1;
   const struct rt_timing *p = &c->pend[c->pend_head];
   int i = orion_tuner_next_ahead(&c->tuner, p->cand, p->key);

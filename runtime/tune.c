@@ -576,6 +576,8 @@ int orion_tuner_recheck(orion_tuner *t) {
   return 1;
 }
 
+int orion_tuner_rechecking(const orion_tuner *t) { return t->phase == PH_RECHECK; }
+
 int orion_tuner_confirmed(const orion_tuner *t) {
   return t->phase == PH_DONE &&
          (t->final == t->orig || (!t->reverted && t->rechecks >= t->cfg.confirm_pairs));

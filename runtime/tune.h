@@ -113,7 +113,9 @@
  *      at once, confirmed once it has confirm_pairs pairs in all.  As in step 1, a binary's
  *      first launch is no sample: the first re-check of a cached choice
  *      runs the original cold (13-35 us of its first launch on an H200)
- *      and gives no verdict.
+ *      and gives no verdict; nor does a re-check whose three samples do
+ *      not share one key (the caller's key can say how a sample was timed:
+ *      rt.c, sample_key).
  *   8. the caller may mark a candidate that would run exactly as the
  *      original (orion_tuner_same: a padding version whose limit never
  *      binds: never tested), and skip one a model predicts much slower
@@ -293,6 +295,8 @@ void orion_tuner_feed(orion_tuner *t, int cand, double ms, double work, unsigned
  * (settled adaptive on a version other than the original, not reverted),
  * else 0.  Until it ends the tuner is not settled. */
 int orion_tuner_recheck(orion_tuner *t);
+/* 1 while a re-check runs (orion_tuner_recheck started one, no verdict yet). */
+int orion_tuner_rechecking(const orion_tuner *t);
 /* 1 when the choice is the original, or has passed confirm_pairs re-check
  * pairs without a revert (counting those of orion_tuner_settle_checked). */
 int orion_tuner_confirmed(const orion_tuner *t);

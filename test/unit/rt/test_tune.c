@@ -270,6 +270,20 @@ static void test_recheck_cached(void) {
   }
   CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && t.rechecks == 0,
         "incomparable re-checks: no verdict");
+  /* Nor when only the last sample's key differs (rt.c: a sample timed on a
+   * drained stream): the three times would revert, the keys forbid it. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  for (int r = 0; r < 5; r++) {
+    CHECK(!orion_tuner_rechecking(&t) && orion_tuner_recheck(&t) && orion_tuner_rechecking(&t),
+          "re-check %d under way", r);
+    orion_tuner_feed(&t, 1, 1.0, 1, 1);
+    orion_tuner_feed(&t, 0, 1.0, 1, 1);
+    orion_tuner_feed(&t, 1, 1.2, 1, r ? 3 : 1); /* the first runs the original cold */
+  }
+  CHECK(!orion_tuner_rechecking(&t) && orion_tuner_next(&t) == 1 && t.rechecks == 0 &&
+            !t.reverted,
+        "a re-check's last sample under another key: no verdict (%d pairs)", t.rechecks);
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL) == 0 &&
             !orion_tuner_recheck(&t),
         "no re-check while tuning");
