@@ -378,7 +378,14 @@ static int next_cand(rt_config *c, unsigned long long blocks) {
   }
 }
 
-static int passed(CUevent e) { return orion_rt.api.cuEventQuery(e) == CUDA_SUCCESS; }
+/* 1 when the GPU has passed event e; relaxed, as a query during another
+ * thread's global-mode capture would invalidate that capture. */
+static int passed(CUevent e) {
+  CUstreamCaptureMode cm = orion_rt_relax_capture();
+  int r = orion_rt.api.cuEventQuery(e) == CUDA_SUCCESS;
+  orion_rt_restore_capture(cm);
+  return r;
+}
 
 /* The key a sample is compared under (tune.h, step 2): the launch's key,
  * made the sample's own when the GPU idled inside it (the stream drained
