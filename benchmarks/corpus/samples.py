@@ -2,6 +2,7 @@
 """samples.py - the runtime's tuning samples of one kernel against CUPTI's times of the same launches.
 
     samples.py --kernel NAME [--excess-us 8] [--event-us 3.4] DEBUG TRACE [DEBUG TRACE...]
+    samples.py --by-timing [--margin-us 1] DEBUG TRACE [DEBUG TRACE...]
 
 DEBUG: a run's stderr under ORION_DEBUG=1 (the lines "tune <kernel> launch
 <n>: <tag> <blocks> blocks <ms> ms (...)", a time as the tuner got it, with
@@ -21,7 +22,16 @@ A sample's excess is the runtime's time less CUPTI's, less --event-us (the
 events' own cost).  Distorted: an excess above --excess-us.  Prints the
 distorted samples, then per run and in all: samples, distorted, those the
 signal marked (hits), distorted ones unmarked (misses), clean ones marked
-(false alarms).  Python 3 standard library only.
+(false alarms).
+
+--by-timing: every kernel of the debug lines (each as above), its samples'
+excess (the runtime's time less CUPTI's, in us) per way of timing: `busy`
+(the stream had work when the first event was recorded), `idle` (it had
+none: the submission subtracted, rt.c), `busy, drained <level>` (the gap
+signal), each split by whether the launch was chosen ahead.  One Markdown
+row each: samples, the excess's median, 10th and 90th percentiles, and how
+many exceed the median of the `busy` samples by more than --margin-us.
+Python 3 standard library only.
 """
 import argparse
 import os
@@ -67,15 +77,65 @@ def kernel_base(name):
     return re.sub(r'^_Z\d+', '_Z', re.sub(r'__orion_[a-z0-9]+', '', name))
 
 
+IDLE = re.compile(r'tune (\S+): idle stream, ')
+
+
+def timing_excess(debug, trace):
+    """requires a DEBUG TRACE pair; returns [(way of timing, excess us)] of every joinable sample"""
+    lines = open(debug, errors='replace').read().splitlines()
+    launches, out = {}, []
+    for j, line in enumerate(lines):
+        m = LINE.search(line)
+        if not m:
+            continue
+        k, n, tag, ms, rest = m.group(1), int(m.group(2)), m.group(3), float(m.group(4)), m.group(5)
+        if k not in launches:
+            launches[k] = traced(trace, k)
+        if n > len(launches[k]) or launches[k][n - 1][0] != (
+                None if tag == 'orig' or re.match(r'p\d+$', tag) else tag):
+            continue
+        idle = j + 1 < len(lines) and (IDLE.search(lines[j + 1]) or [None, None])[1] == k
+        g = LEVEL.search(rest)
+        way = 'idle' if idle else 'busy' + (f', drained {g.group(1) or "?"}' if g else '')
+        way += ', ahead' if 'chosen ahead' in rest else ''
+        out.append((way, (ms - launches[k][n - 1][1]) * 1e3))
+    return out
+
+
+def by_timing(files, margin):
+    """prints the --by-timing table of DEBUG TRACE pairs"""
+    ways = {}
+    for debug, trace in zip(files[::2], files[1::2]):
+        for way, x in timing_excess(debug, trace):
+            ways.setdefault(way, []).append(x)
+    busy = sorted(ways.get('busy', []) + ways.get('busy, ahead', []))
+    if not busy:
+        sys.exit('samples.py: no busy-stream sample to measure the excess against')
+    ref = busy[len(busy) // 2]
+    print(f'excess over CUPTI (us); over: more than {ref:.2f} + {margin:g} (the busy samples\' median)')
+    print('\n| timing | samples | median | p10 | p90 | over |\n|---|---:|---:|---:|---:|---:|')
+    for way, v in sorted(ways.items()):
+        v.sort()
+        q = lambda f: v[min(len(v) - 1, int(f * len(v)))]  # noqa: E731
+        print(f'| {way} | {len(v)} | {q(.5):.2f} | {q(.1):.2f} | {q(.9):.2f} | '
+              f'{sum(x > ref + margin for x in v)} |')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--kernel')
+    ap.add_argument('--by-timing', action='store_true')
+    ap.add_argument('--margin-us', type=float, default=1.0)
     ap.add_argument('--excess-us', type=float, default=8.0)
     ap.add_argument('--event-us', type=float, default=3.4)
     ap.add_argument('files', nargs='+', help='DEBUG TRACE pairs')
     a = ap.parse_args()
     if len(a.files) % 2:
         sys.exit('samples.py: DEBUG and TRACE files come in pairs')
+    if a.by_timing:
+        return by_timing(a.files, a.margin_us)
+    if not a.kernel:
+        sys.exit('samples.py: --kernel NAME or --by-timing')
     total = [0] * 6
     levels = {}  # level: [hits, false alarms]
     for debug, trace in zip(a.files[::2], a.files[1::2]):

@@ -278,6 +278,17 @@ out=$(python3 "$here/samples.py" --kernel $K "$t/s.err" "$t/s.tsv") || fail "sam
 grep -q '^in all: 4 samples, 2 distorted: 1 marked, 1 missed; 1 clean ones marked; 0 left out$' <<<"$out" &&
   grep -q '^marked (no level): 1 distorted, 0 clean$' <<<"$out" && grep -q '^marked after: 0 distorted, 1 clean$' <<<"$out" ||
   fail "samples.py: $out"
+#    --by-timing: the same launches timed busy (2.4 us over CUPTI), busy ahead, idle (0.8) and
+#    with the stream drained during the launch (6.0)
+{ echo "orion: debug: tune $K launch 1: orig 8 blocks 0.0424 ms (x; host 9.0 us)"
+  echo "orion: debug: tune $K launch 2: u8 8 blocks 0.0404 ms (x; host 9.0 us, chosen ahead)"
+  echo "orion: debug: tune $K launch 3: orig 8 blocks 0.0408 ms (x; host 9.0 us)"
+  echo "orion: debug: tune $K: idle stream, 5.0 us of submission left out"
+  echo "orion: debug: tune $K launch 4: u8 8 blocks 0.0440 ms (x; host 9.0 us, gap possible: drained during the launch)"; } > "$t/b.err"
+out=$(python3 "$here/samples.py" --by-timing "$t/b.err" "$t/s.tsv") || fail "samples.py --by-timing: $out"
+grep -q '^| busy | 1 | 2.40 |' <<<"$out" && grep -q '^| busy, ahead | 1 | 2.40 |' <<<"$out" &&
+  grep -q '^| idle | 1 | 0.80 | 0.80 | 0.80 | 0 |$' <<<"$out" &&
+  grep -q '^| busy, drained during | 1 | 6.00 | 6.00 | 6.00 | 1 |$' <<<"$out" || fail "samples.py --by-timing: $out"
 # 7. debug-series.sh: a fake program's two series of three runs, each run's files kept
 mkdir -p "$t/ds/src/p-cuda" "$t/ds/lib"; : >"$t/ds/kerntime.so"; echo 'p reg 5 # fake' >"$t/ds/programs.txt"
 printf '#!/bin/sh\necho PASS\n' >"$t/ds/src/p-cuda/nvcc"
