@@ -13,7 +13,7 @@
  *      device) the candidates and how the choice is made (candidates.c).
  *   3. validity: a launch outside the limits the plain launch is held to
  *      (grid, block, threads, dynamic shared memory) goes to the plain
- *      cudaLaunchKernel unchanged (plain_exact): the same error, never
+ *      cudaLaunchKernel unchanged (launch.c): the same error, never
  *      tuned, split or run on a clone.
  *   4. launch: settled configurations launch their choice with no timing
  *      (the original through cudaLaunchKernel itself, others through
@@ -54,58 +54,6 @@ static int outside_loops(const orion_site *site) {
   return !(site->flags & (ORION_SITE_IN_LOOP | ORION_SITE_LOOP_UNKNOWN));
 }
 
-/* ---- plain launches ----------------------------------------------------- */
-static CUstream cu_stream(void *stream, const orion_site *site) {
-  if (!stream && site && (site->flags & ORION_SITE_PER_THREAD))
-    return CU_STREAM_PER_THREAD;
-  return (CUstream)stream;
-}
-
-static int plain(const void *func, orion_dim3 grid, orion_dim3 block, void **args, size_t shmem,
-                 void *stream, const orion_site *site) {
-  dim3 gd = {grid.x, grid.y, grid.z}, bd = {block.x, block.y, block.z};
-  cudaStream_t s = (cudaStream_t)stream;
-  if (!s && site && site->abi == ORION_SITE_ABI && (site->flags & ORION_SITE_PER_THREAD))
-    s = cudaStreamPerThread;
-  return (int)cudaLaunchKernel(func, gd, bd, args, shmem, s);
-}
-
-/* ---- launches the plain build would reject ------------------------------
- * A launch outside the limits the plain cudaLaunchKernel of the original
- * is held to goes to exactly that call, unchanged, so the program gets the
- * same error code, string and cudaGetLastError state as its plain build:
- * never split, re-shaped or run on a clone.  The block shape and dynamic
- * shared memory are checked once per configuration (candidates.c:
- * config_valid); the grid on every launch. */
-static int grid_ok(const rt_device *d, orion_dim3 g) {
-  return g.x && g.y && g.z && g.x <= d->max_grid[0] && g.y <= d->max_grid[1] &&
-         g.z <= d->max_grid[2];
-}
-
-/* The plain launch of a configuration tuning never touches.  When the
- * runtime raised the original's dynamic shared memory limit for padding
- * versions and the launch asks for more than the program's own limit, the
- * program's limit is put back around the call (so the launch fails as it
- * would without Orion).  A padded launch another thread makes meanwhile
- * fails, and its version is dropped (the original runs in its place). */
-static int plain_exact(rt_config *c, const void *func, orion_dim3 grid, orion_dim3 block,
-                       void **args, size_t shmem, void *stream, const orion_site *site) {
-  rt_kernel *k = c->k;
-  if (!k->our_smem_limit)
-    return plain(func, grid, block, args, shmem, stream, site);
-  pthread_mutex_lock(&orion_rt.mu);
-  CUfunction f = k->bin[0].fn;
-  int user = orion_rt_user_smem_limit(k), mine = k->our_smem_limit;
-  int lowered = mine && shmem > (size_t)user &&
-                orion_rt.api.cuFuncSetAttribute(
-                    f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, user) == CUDA_SUCCESS;
-  int rc = plain(func, grid, block, args, shmem, stream, site);
-  if (lowered)
-    orion_rt.api.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, mine);
-  pthread_mutex_unlock(&orion_rt.mu);
-  return rc;
-}
-
 /* A small per-thread cache in front of config_get for the steady state. */
 #define TLS_SLOTS 16
 static _Thread_local struct {
@@ -115,112 +63,6 @@ static _Thread_local struct {
   size_t shmem;
   rt_config *c;
 } tls[TLS_SLOTS];
-
-/* ---- launching ---------------------------------------------------------- */
-typedef struct launch {
-  const void *func;
-  orion_dim3 grid, block;
-  void **args;
-  size_t shmem;
-  void *stream;
-  const orion_site *site;
-} launch;
-
-/* cuLaunchKernel of fn on stream s; ran: the flag of fn, a clone (NULL
- * for the original, which the plain build runs too).  A clone's first
- * launch may need more local memory per thread than any launch before it
- * (a spilling version), and the driver's resize of the context's local
- * memory is a "potentially unsafe" call: while another thread captures in
- * global mode it fails and invalidates that capture (measured: a program
- * capturing in one thread while another tuned failed 1 run in 20).  The
- * plain build never runs that binary, so its first launch outside a
- * capture runs with this thread's capture mode relaxed. */
-static CUresult first_launch(atomic_int *ran, CUfunction fn, const unsigned *g3, orion_dim3 blk,
-                             unsigned smem, CUstream s, void **args) {
-  CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
-  int first = ran && !atomic_load_explicit(ran, memory_order_relaxed) &&
-              orion_rt.api.cuStreamIsCapturing(s, &cs) == CUDA_SUCCESS &&
-              cs == CU_STREAM_CAPTURE_STATUS_NONE;
-  CUstreamCaptureMode cm = first ? orion_rt_relax_capture() : CU_STREAM_CAPTURE_MODE_GLOBAL;
-  CUresult r = orion_rt.api.cuLaunchKernel(fn, g3[0], g3[1], g3[2], blk.x, blk.y, blk.z, smem, s,
-                                           args, NULL);
-  if (first) {
-    orion_rt_restore_capture(cm);
-    if (r == CUDA_SUCCESS)
-      atomic_store_explicit(ran, 1, memory_order_relaxed);
-  }
-  return r;
-}
-
-/* Launch candidate i for blocks [off, off + count) of dimension dim (count
- * 0 = the whole grid, unsplit); `timing`: the launch is bracketed by
- * events.  On failure of a version other than the original, the original
- * runs the same blocks and the version is dropped (*failed = 1). */
-static int launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
-                       int timing, int *failed) {
-  rt_kernel *k = c->k;
-  const rt_cand *x = &c->c[i];
-  rt_bin *b = &k->bin[x->bin];
-  if (failed)
-    *failed = 0;
-  /* The original untimed goes through cudaLaunchKernel itself; timed, it
-   * takes cuLaunchKernel like every other version, so that the host's
-   * submission, which the events bracket on an idle stream, costs every
-   * candidate alike (through cudaLaunchKernel it made 4-17 us kernels'
-   * originals look 4-10 % slower than padding versions that are slower).
-   * Should that fail, the plain launch below gives the program its own
-   * result. */
-  if (!count && x->bin == 0 && !x->pad && !timing)
-    return plain(L->func, L->grid, L->block, L->args, L->shmem, L->stream, L->site);
-  CUfunction fn = count ? (x->bin == 0 ? k->split_fn : b->fn) : b->fn;
-  int hidden = count ? 1 : b->hidden;
-  unsigned g3[3] = {L->grid.x, L->grid.y, L->grid.z};
-  unsigned hp[ORION_SPLIT_PARAMS] = {0, 0, 0, L->grid.x, L->grid.y, L->grid.z};
-  if (count) {
-    hp[dim] = off;
-    g3[dim] = count;
-  }
-  void *a2[MAX_ARGS + ORION_SPLIT_PARAMS];
-  void **args = L->args;
-  if (hidden) {
-    int np = k->rec.n_params;
-    if (np)
-      memcpy(a2, L->args, (size_t)np * sizeof *a2);
-    for (int j = 0; j < ORION_SPLIT_PARAMS; j++)
-      a2[np + j] = &hp[j];
-    args = a2;
-  }
-  size_t smem = L->shmem > x->pad ? L->shmem : x->pad;
-  /* the flag of the clone that runs: the split clone, or b unless it is the original */
-  atomic_int *ran = count && x->bin == 0 ? &k->split_ran : x->bin ? &b->ran : NULL;
-  CUresult r = first_launch(ran, fn, g3, L->block, (unsigned)smem, cu_stream(L->stream, L->site),
-                            args);
-  if (r == CUDA_SUCCESS)
-    return 0;
-  if (i == c->orig && !count && !timing)
-    return (int)r;
-  /* Fall back to the original for the same blocks (split: its split clone,
-   * the arguments already carry the hidden parameters). */
-  int rc = count ? (int)orion_rt.api.cuLaunchKernel(k->split_fn, g3[0], g3[1], g3[2], L->block.x,
-                                                    L->block.y, L->block.z, (unsigned)L->shmem,
-                                                    cu_stream(L->stream, L->site), a2, NULL)
-                 : plain(L->func, L->grid, L->block, L->args, L->shmem, L->stream, L->site);
-  if (rc == 0 && i != c->orig) {
-    if (failed)
-      *failed = 1;
-    atomic_fetch_add(&c->failed[i], 1);
-    orion_rt_warn(W_LAUNCH,
-                  "kernel %s: version %s failed to launch (CUDA error %d); using the "
-                  "original instead",
-                  k->name, x->tag, (int)r);
-    if (orion_rt.debug)
-      fprintf(stderr,
-              "orion: debug: %s block %u smem %zu: version %s failed to launch (CUDA "
-              "error %d); the original ran its blocks, %s dropped\n",
-              k->name, c->bx * c->by * c->bz, c->shmem, x->tag, (int)r, x->tag);
-  }
-  return rc;
-}
 
 /* The tuner settled (after tuning, or after a re-check): publish its
  * choice.  c->mu held. */
@@ -234,8 +76,7 @@ static void publish(rt_config *c) {
     c->settled_at = atomic_load(&c->launches);
     c->source = orion_rt.mode == MODE_EXHAUSTIVE ? "exhaustive" : "tuned";
     if (orion_rt.debug)
-      fprintf(stderr,
-              "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
+      fprintf(stderr, "orion: debug: tune %s: settled on %s after %d timed launches (launch %ld)\n",
               c->k->name, c->c[f].tag, c->iterations, c->settled_at);
   } else if (c->tuner.reverted && strcmp(c->source, "reverted")) {
     c->source = "reverted";
@@ -311,9 +152,8 @@ static void resolve(rt_config *c, int keep) {
       fprintf(stderr,
               "orion: debug: tune %s launch %ld: %s %.0f blocks %.4f ms (%.3f us per "
               "1000 blocks; host %.1f us%s%s%s)\n",
-              c->k->name, p->launch, c->c[p->cand].tag, p->work, ms,
-              ms * 1e6 / p->work, p->host_us, p->ahead ? ", chosen ahead" : "",
-              p->probe ? ", split probe" : "", gap_text[p->gap]);
+              c->k->name, p->launch, c->c[p->cand].tag, p->work, ms, ms * 1e6 / p->work, p->host_us,
+              p->ahead ? ", chosen ahead" : "", p->probe ? ", split probe" : "", gap_text[p->gap]);
     if (orion_rt.debug && sub > 0)
       fprintf(stderr, "orion: debug: tune %s: idle stream, %.1f us of submission left out\n",
               c->k->name, sub * 1000);
@@ -436,7 +276,7 @@ static unsigned long long sample_key(rt_config *c, unsigned long long key, int i
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, unsigned long long key) {
   int failed = 0;
-  CUstream s = cu_stream(L->stream, L->site);
+  CUstream s = orion_rt_cu_stream(L->stream, L->site);
   if (c->pend_n == RT_PENDING)
     resolve(c, RT_PENDING - 1);
   struct rt_timing *p = &c->pend[(c->pend_head + c->pend_n) % RT_PENDING];
@@ -447,7 +287,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   int t0 = orion_rt.api.cuEventRecord(p->ev[0], s) == CUDA_SUCCESS;
   double h1 = orion_rt_now_us();
   int gap = t0 && !idle && passed(p->ev[0]) ? RT_GAP_BEFORE : RT_GAP_NONE;
-  int rc = launch_cand(c, i, L, dim, off, count, 1, &failed);
+  int rc = orion_rt_launch_cand(c, i, L, dim, off, count, 1, &failed);
   double h2 = orion_rt_now_us();
   if (t0 && !idle && !gap && passed(p->ev[0]))
     gap = RT_GAP_DURING;
@@ -475,7 +315,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
  * fails is dropped (the original ran its blocks).  c->mu held. */
 static int untimed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count) {
   int failed = 0;
-  int rc = launch_cand(c, i, L, dim, off, count, 0, &failed);
+  int rc = orion_rt_launch_cand(c, i, L, dim, off, count, 0, &failed);
   if (failed)
     drop(c, i);
   return rc;
@@ -739,7 +579,8 @@ static int tune_launch(rt_config *c, const launch *L) {
   CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
   if (f >= 0)
     rc = untimed(c, f, L, 0, 0, 0);
-  else if (orion_rt.api.cuStreamIsCapturing(cu_stream(L->stream, L->site), &cs) != CUDA_SUCCESS ||
+  else if (orion_rt.api.cuStreamIsCapturing(orion_rt_cu_stream(L->stream, L->site), &cs) !=
+               CUDA_SUCCESS ||
            cs != CU_STREAM_CAPTURE_STATUS_NONE)
     rc = untimed(c, c->tuner.best, L, 0, 0, 0); /* in a graph */
   else if ((i = ahead(c, blocks)) >= 0)
@@ -755,31 +596,31 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
                                        const orion_site *site) {
   pthread_once(&orion_rt.once, orion_rt_init);
   if (!orion_rt.usable)
-    return plain(func, grid, block, args, shmem, stream, site);
+    return orion_rt_plain(func, grid, block, args, shmem, stream, site);
   if (!site || site->abi != ORION_SITE_ABI) {
     orion_rt_warn(W_SITE, "launch site from an incompatible OrionPass; launching unchanged");
-    return plain(func, grid, block, args, shmem, stream, NULL);
+    return orion_rt_plain(func, grid, block, args, shmem, stream, NULL);
   }
   CUdevice dev;
   if (orion_rt.api.cuCtxGetDevice(&dev) != CUDA_SUCCESS || dev < 0 || dev >= MAX_DEVICES)
-    return plain(func, grid, block, args, shmem, stream, site); /* no context yet */
+    return orion_rt_plain(func, grid, block, args, shmem, stream, site); /* no context yet */
   unsigned slot = (unsigned)(((size_t)func >> 4) ^ block.x ^ (shmem >> 4)) % TLS_SLOTS;
   rt_config *c = NULL;
   if (tls[slot].c && tls[slot].stub == func && tls[slot].dev == dev && tls[slot].bx == block.x &&
       tls[slot].by == block.y && tls[slot].bz == block.z && tls[slot].shmem == shmem) {
     c = tls[slot].c;
   } else {
-    rt_kernel *k = orion_rt_kernel(func, dev, site, cu_stream(stream, site));
+    rt_kernel *k = orion_rt_kernel(func, dev, site, orion_rt_cu_stream(stream, site));
     if (!k)
-      return plain(func, grid, block, args, shmem, stream, site);
+      return orion_rt_plain(func, grid, block, args, shmem, stream, site);
     c = orion_rt_config(k, block, shmem, outside_loops(site));
     if (!c)
-      return plain(func, grid, block, args, shmem, stream, site);
+      return orion_rt_plain(func, grid, block, args, shmem, stream, site);
     tls[slot].stub = func, tls[slot].dev = dev, tls[slot].bx = block.x, tls[slot].by = block.y,
     tls[slot].bz = block.z, tls[slot].shmem = shmem, tls[slot].c = c;
   }
-  if (!c->valid || !grid_ok(&orion_rt.dev[dev], grid))
-    return plain_exact(c, func, grid, block, args, shmem, stream, site);
+  if (!c->valid || !orion_rt_grid_ok(&orion_rt.dev[dev], grid))
+    return orion_rt_plain_exact(c, func, grid, block, args, shmem, stream, site);
   long n = atomic_fetch_add_explicit(&c->launches, 1, memory_order_relaxed) + 1;
   launch L = {func, grid, block, args, shmem, stream, site};
   int f = atomic_load_explicit(&c->final, memory_order_acquire);
@@ -788,7 +629,7 @@ ORION_EXPORT int __orion_launch_kernel(const void *func, orion_dim3 grid, orion_
     f = start_recheck(c);
   if (f >= 0) {
     int failed = 0;
-    int rc = launch_cand(c, f, &L, 0, 0, 0, 0, &failed);
+    int rc = orion_rt_launch_cand(c, f, &L, 0, 0, 0, 0, &failed);
     if (failed) {
       pthread_mutex_lock(&c->mu);
       drop(c, f);

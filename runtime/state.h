@@ -1,6 +1,7 @@
 /* state.h - liborionrt's shared state and the helpers every part of it
  * uses.  The runtime's files, each one concern:
- *   rt.c         the per-launch hot path: launching, timing, splitting
+ *   rt.c         the per-launch hot path: choosing, timing, splitting
+ *   launch.c     the launch primitives rt.c calls: plain, exact, a candidate
  *   env.c        the environment (ORION_*) and start-up
  *   discover.c   finding a kernel's record and versions (step 1 of rt.c)
  *   modules.c    per module, read once: sorted functions, record tables
@@ -48,7 +49,7 @@ typedef struct rt_bin {
   int regs;
   int local; /* local memory bytes per thread (spills) */
   unsigned warp_smem; /* its frame's dynamic shared memory per warp (record's dsm), 0: none */
-  atomic_int ran;     /* a clone: it has run outside a capture (rt.c: first_launch) */
+  atomic_int ran;     /* a clone: it has run outside a capture (launch.c: first_launch) */
 } rt_bin;
 
 typedef enum { K_NEW, K_DEFERRED, K_PLAIN, K_READY } k_state;
@@ -62,7 +63,7 @@ typedef struct rt_kernel {
   rt_bin bin[MAX_BIN]; /* bin[0] is the original */
   int nbin;
   CUfunction split_fn; /* <name>__orion_split, or NULL */
-  atomic_int split_ran; /* it has run outside a capture (rt.c: first_launch) */
+  atomic_int split_ran; /* it has run outside a capture (launch.c: first_launch) */
   unsigned long long module_key;
   int warned_fixed;
   /* The original's dynamic shared memory limit as the program set it, and
@@ -267,6 +268,35 @@ unsigned long long orion_rt_module_key(const orion_site *site, const rt_kernel *
 int orion_rt_user_smem_limit(rt_kernel *k);
 /* The decision cache's key of c into *e (the tag and figures left zero). */
 void orion_rt_cache_key(const rt_config *c, orion_cache_entry *e);
+
+/* ---- launch.c: requires orion_rt.usable -------------------------------- */
+/* One launch as the program made it (the arguments of cudaLaunchKernel). */
+typedef struct launch {
+  const void *func;
+  orion_dim3 grid, block;
+  void **args;
+  size_t shmem;
+  void *stream;
+  const orion_site *site;
+} launch;
+/* The driver's stream for the program's stream (the per-thread default
+ * stream where the site was compiled for it). */
+CUstream orion_rt_cu_stream(void *stream, const orion_site *site);
+/* The program's own launch: cudaLaunchKernel unchanged; its result. */
+int orion_rt_plain(const void *func, orion_dim3 grid, orion_dim3 block, void **args,
+                   size_t shmem, void *stream, const orion_site *site);
+/* 1 when grid g is within device d's limits (the plain launch's check). */
+int orion_rt_grid_ok(const rt_device *d, orion_dim3 g);
+/* The plain launch of a configuration tuning never touches, with the
+ * program's own dynamic shared memory limit (the plain build's error). */
+int orion_rt_plain_exact(rt_config *c, const void *func, orion_dim3 grid, orion_dim3 block,
+                         void **args, size_t shmem, void *stream, const orion_site *site);
+/* Launch candidate i of c for blocks [off, off + count) of dimension dim
+ * (count 0: the whole grid); `timing`: bracketed by events.  A version
+ * other than the original that fails: the original runs the same blocks,
+ * *failed = 1 (the caller drops it).  Returns a CUDA status. */
+int orion_rt_launch_cand(rt_config *c, int i, const launch *L, int dim, unsigned off,
+                         unsigned count, int timing, int *failed);
 
 /* ---- exit.c: requires orion_rt.usable ------------------------------------ */
 void orion_rt_at_exit(void);
