@@ -3,6 +3,7 @@
 
     samples.py --kernel NAME [--excess-us 8] [--event-us 3.4] DEBUG TRACE [DEBUG TRACE...]
     samples.py --by-timing [--margin-us 1] DEBUG TRACE [DEBUG TRACE...]
+    samples.py --triples DEBUG [DEBUG...]
 
 DEBUG: a run's stderr under ORION_DEBUG=1 (the lines "tune <kernel> launch
 <n>: <tag> <blocks> blocks <ms> ms (...)", a time as the tuner got it, with
@@ -31,6 +32,12 @@ none: the submission subtracted, rt.c), `busy, drained <level>` (the gap
 signal), each split by whether the launch was chosen ahead.  One Markdown
 row each: samples, the excess's median, 10th and 90th percentiles, and how
 many exceed the median of the `busy` samples by more than --margin-us.
+--triples: no traces; in each DEBUG, every three consecutive launches of a
+kernel whose samples read x, y, x (two versions: a tuning pair, or a
+re-check) by how each was timed: B (busy stream) or I (idle, its
+submission subtracted).  Mixed triples compare samples that differ by the
+events' constant (--by-timing measures it).  Prints the counts per
+pattern in all, and per file where any is mixed.
 Python 3 standard library only.
 """
 import argparse
@@ -102,6 +109,37 @@ def timing_excess(debug, trace):
     return out
 
 
+def triple_patterns(debug):
+    """requires a DEBUG file; returns {pattern: count} of its x, y, x triples (B busy, I idle)"""
+    lines = open(debug, errors='replace').read().splitlines()
+    seq, out = {}, {}
+    for j, line in enumerate(lines):
+        m = LINE.search(line)
+        if m:
+            k = m.group(1)
+            idle = j + 1 < len(lines) and (IDLE.search(lines[j + 1]) or [None, None])[1] == k
+            seq.setdefault(k, []).append((int(m.group(2)), m.group(3), 'I' if idle else 'B'))
+    for s in seq.values():
+        for a, b, c in zip(s, s[1:], s[2:]):
+            if a[1] == c[1] != b[1] and b[0] == a[0] + 1 and c[0] == b[0] + 1:
+                out[a[2] + b[2] + c[2]] = out.get(a[2] + b[2] + c[2], 0) + 1
+    return out
+
+
+def print_triples(files):
+    """prints the --triples counts of DEBUG files"""
+    total = {}
+    for debug in files:
+        n = triple_patterns(debug)
+        for k, v in n.items():
+            total[k] = total.get(k, 0) + v
+        if any(k not in ('BBB', 'III') for k in n):
+            print(f'{debug}: ' + ', '.join(f'{k} {v}' for k, v in sorted(n.items())))
+    mixed = sum(v for k, v in total.items() if k not in ('BBB', 'III'))
+    print(f'in all: {sum(total.values())} triples, {mixed} mixed: ' +
+          ', '.join(f'{k} {v}' for k, v in sorted(total.items())))
+
+
 def by_timing(files, margin):
     """prints the --by-timing table of DEBUG TRACE pairs"""
     ways = {}
@@ -125,11 +163,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel')
     ap.add_argument('--by-timing', action='store_true')
+    ap.add_argument('--triples', action='store_true')
     ap.add_argument('--margin-us', type=float, default=1.0)
     ap.add_argument('--excess-us', type=float, default=8.0)
     ap.add_argument('--event-us', type=float, default=3.4)
     ap.add_argument('files', nargs='+', help='DEBUG TRACE pairs')
     a = ap.parse_args()
+    if a.triples:
+        return print_triples(a.files)
     if len(a.files) % 2:
         sys.exit('samples.py: DEBUG and TRACE files come in pairs')
     if a.by_timing:
