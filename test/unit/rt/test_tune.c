@@ -238,28 +238,9 @@ static void test_walk(void) {
   CHECK(over == 0 && flat_wrong <= 3, "flat: %d over budget, %d switched", over, flat_wrong);
 }
 
-static void test_recheck_cached(void) {
+/* A re-check gives a verdict only on three samples under one key. */
+static void test_recheck_keys(void) {
   orion_tuner t;
-  gpu g;
-  int at;
-  /* A cached choice starts settled and is re-checked the same way. */
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
-  orion_tuner_settle_on(&t, 1);
-  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t),
-        "cached: settled, not confirmed");
-  sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, NULL};
-  gpu_init(&g, &sc);
-  g.cold[1] = g.orig_cold = 0;
-  at = rechecks(&g, &t, 10, 64); /* the first runs the original cold: no verdict */
-  CHECK(at == 4 && orion_tuner_next(&t) == 0, "cached but slower: reverted at %d", at);
-  /* That first re-check: the original's cold launch (here 3x its time)
-   * is no sample, whatever it read; the next re-check counts. */
-  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
-  orion_tuner_settle_on(&t, 1);
-  for (int r = 0; r < 2; r++)
-    CHECK(recheck_once(&t, 0.95, r == 0 ? 3.0 : 1.0) && orion_tuner_settled(&t) &&
-              t.rechecks == r,
-          "cold: %d re-check pairs after %d", t.rechecks, r + 1);
   /* A re-check pair with launches of different grids gives no verdict. */
   orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
   orion_tuner_settle_on(&t, 1);
@@ -284,6 +265,30 @@ static void test_recheck_cached(void) {
   CHECK(!orion_tuner_rechecking(&t) && orion_tuner_next(&t) == 1 && t.rechecks == 0 &&
             !t.reverted,
         "a re-check's last sample under another key: no verdict (%d pairs)", t.rechecks);
+}
+
+static void test_recheck_cached(void) {
+  orion_tuner t;
+  gpu g;
+  int at;
+  /* A cached choice starts settled and is re-checked the same way. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == 1 && !orion_tuner_confirmed(&t),
+        "cached: settled, not confirmed");
+  sim sc = {worse, 2, 0, +1, NULL, 0.01, 0, NULL, NULL, 4, ORION_TUNE_ADAPTIVE, NULL};
+  gpu_init(&g, &sc);
+  g.cold[1] = g.orig_cold = 0;
+  at = rechecks(&g, &t, 10, 64); /* the first runs the original cold: no verdict */
+  CHECK(at == 4 && orion_tuner_next(&t) == 0, "cached but slower: reverted at %d", at);
+  /* That first re-check: the original's cold launch (here 3x its time)
+   * is no sample, whatever it read; the next re-check counts. */
+  orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+  orion_tuner_settle_on(&t, 1);
+  for (int r = 0; r < 2; r++)
+    CHECK(recheck_once(&t, 0.95, r == 0 ? 3.0 : 1.0) && orion_tuner_settled(&t) &&
+              t.rechecks == r,
+          "cold: %d re-check pairs after %d", t.rechecks, r + 1);
   CHECK(orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL) == 0 &&
             !orion_tuner_recheck(&t),
         "no re-check while tuning");
@@ -639,6 +644,7 @@ int main(void) {
   test_drift();
   test_walk();
   test_recheck_cached();
+  test_recheck_keys();
   test_exhaustive();
   test_marks();
   test_drop();
