@@ -3,7 +3,7 @@
 
     samples.py --kernel NAME [--excess-us 8] [--event-us 3.4] DEBUG TRACE [DEBUG TRACE...]
     samples.py --by-timing [--margin-us 1] DEBUG TRACE [DEBUG TRACE...]
-    samples.py --triples DEBUG [DEBUG...]
+    samples.py --triples DEBUG TRACE [DEBUG TRACE...]
 
 DEBUG: a run's stderr under ORION_DEBUG=1 (the lines "tune <kernel> launch
 <n>: <tag> <blocks> blocks <ms> ms (...)", a time as the tuner got it, with
@@ -32,15 +32,17 @@ none: the submission subtracted, rt.c), `busy, drained <level>` (the gap
 signal), each split by whether the launch was chosen ahead.  One Markdown
 row each: samples, the excess's median, 10th and 90th percentiles, and how
 many exceed the median of the `busy` samples by more than --margin-us.
---triples: no traces; in each DEBUG, every three consecutive launches of a
-kernel whose samples read x, y, x (two versions: a tuning pair, or a
-re-check) by how each was timed: B (busy stream) or I (idle, its
-submission subtracted).  Mixed triples compare samples that differ by the
-events' constant (--by-timing measures it).  Prints the counts per
-pattern in all, and per file where any is mixed.
+--triples: every three consecutive samples of a kernel of versions x, y,
+x (a tuning pair, or a re-check) by how each was timed: B (busy stream) or
+I (idle, its submission subtracted).  Mixed triples compare samples that
+differ by more than the events' constant (--by-timing measures it).  Per
+file with a mixed one, the counts; then one row per pattern: triples, those
+joined with CUPTI, and the error of the runtime's ln y - (ln x1 + ln x2) / 2
+against CUPTI's (median, 10th and 90th percentiles, in %).
 Python 3 standard library only.
 """
 import argparse
+import math
 import os
 import re
 import sys
@@ -87,57 +89,81 @@ def kernel_base(name):
 IDLE = re.compile(r'tune (\S+): idle stream, ')
 
 
-def timing_excess(debug, trace):
-    """requires a DEBUG TRACE pair; returns [(way of timing, excess us)] of every joinable sample"""
+def debug_runs(debug):
+    """requires an ORION_DEBUG stderr; returns {kernel: [(launch, tag, ms, idle, rest)]} in
+    line order (idle: the next line says the stream was idle; rest: the line's parenthesis)"""
     lines = open(debug, errors='replace').read().splitlines()
-    launches, out = {}, []
-    for j, line in enumerate(lines):
-        m = LINE.search(line)
-        if not m:
-            continue
-        k, n, tag, ms, rest = m.group(1), int(m.group(2)), m.group(3), float(m.group(4)), m.group(5)
-        if k not in launches:
-            launches[k] = traced(trace, k)
-        if n > len(launches[k]) or launches[k][n - 1][0] != (
-                None if tag == 'orig' or re.match(r'p\d+$', tag) else tag):
-            continue
-        idle = j + 1 < len(lines) and (IDLE.search(lines[j + 1]) or [None, None])[1] == k
-        g = LEVEL.search(rest)
-        way = 'idle' if idle else 'busy' + (f', drained {g.group(1) or "?"}' if g else '')
-        way += ', ahead' if 'chosen ahead' in rest else ''
-        out.append((way, (ms - launches[k][n - 1][1]) * 1e3))
-    return out
-
-
-def triple_patterns(debug):
-    """requires a DEBUG file; returns {pattern: count} of its x, y, x triples (B busy, I idle)"""
-    lines = open(debug, errors='replace').read().splitlines()
-    seq, out = {}, {}
+    out = {}
     for j, line in enumerate(lines):
         m = LINE.search(line)
         if m:
             k = m.group(1)
             idle = j + 1 < len(lines) and (IDLE.search(lines[j + 1]) or [None, None])[1] == k
-            seq.setdefault(k, []).append((int(m.group(2)), m.group(3), 'I' if idle else 'B'))
-    for s in seq.values():
-        for a, b, c in zip(s, s[1:], s[2:]):
-            if a[1] == c[1] != b[1] and b[0] == a[0] + 1 and c[0] == b[0] + 1:
-                out[a[2] + b[2] + c[2]] = out.get(a[2] + b[2] + c[2], 0) + 1
+            out.setdefault(k, []).append((int(m.group(2)), m.group(3), float(m.group(4)), idle,
+                                          m.group(5)))
+    return out
+
+
+def cupti_ms(launches, n, tag):
+    """CUPTI's time of sample n (1-based) of tag in traced(...)'s launches, or None"""
+    want = None if tag == 'orig' or re.match(r'p\d+$', tag) else tag
+    return launches[n - 1][1] if n <= len(launches) and launches[n - 1][0] == want else None
+
+
+def timing_excess(debug, trace):
+    """requires a DEBUG TRACE pair; returns [(way of timing, excess us)] of every joinable sample"""
+    out = []
+    for k, seq in debug_runs(debug).items():
+        launches = traced(trace, k)
+        for n, tag, ms, idle, rest in seq:
+            cu = cupti_ms(launches, n, tag)
+            if cu is None:
+                continue
+            g = LEVEL.search(rest)
+            way = 'idle' if idle else 'busy' + (f', drained {g.group(1) or "?"}' if g else '')
+            way += ', ahead' if 'chosen ahead' in rest else ''
+            out.append((way, (ms - cu) * 1e3))
+    return out
+
+
+def triple_errors(debug, trace):
+    """requires a DEBUG TRACE pair; returns [(pattern, error)] of its x, y, x triples: B busy,
+    I idle; error the runtime's ln y - (ln x1 + ln x2) / 2 less CUPTI's (None: not joined)"""
+    out = []
+    for k, seq in debug_runs(debug).items():
+        launches = traced(trace, k)
+        for a, b, c in zip(seq, seq[1:], seq[2:]):
+            if not (a[1] == c[1] != b[1] and b[0] == a[0] + 1 and c[0] == b[0] + 1):
+                continue
+            pat = ''.join('I' if x[3] else 'B' for x in (a, b, c))
+            cu = [cupti_ms(launches, x[0], x[1]) for x in (a, b, c)]
+            err = None
+            if None not in cu:
+                lx = lambda t: math.log(t[1]) - (math.log(t[0]) + math.log(t[2])) / 2  # noqa: E731
+                err = lx([x[2] for x in (a, b, c)]) - lx(cu)
+            out.append((pat, err))
     return out
 
 
 def print_triples(files):
-    """prints the --triples counts of DEBUG files"""
-    total = {}
-    for debug in files:
-        n = triple_patterns(debug)
-        for k, v in n.items():
-            total[k] = total.get(k, 0) + v
+    """prints the --triples table of DEBUG TRACE pairs"""
+    pats = {}
+    for debug, trace in zip(files[::2], files[1::2]):
+        n = {}
+        for pat, err in triple_errors(debug, trace):
+            n[pat] = n.get(pat, 0) + 1
+            pats.setdefault(pat, []).append(err)
         if any(k not in ('BBB', 'III') for k in n):
             print(f'{debug}: ' + ', '.join(f'{k} {v}' for k, v in sorted(n.items())))
-    mixed = sum(v for k, v in total.items() if k not in ('BBB', 'III'))
-    print(f'in all: {sum(total.values())} triples, {mixed} mixed: ' +
-          ', '.join(f'{k} {v}' for k, v in sorted(total.items())))
+    mixed = sum(len(v) for k, v in pats.items() if k not in ('BBB', 'III'))
+    print(f'in all: {sum(len(v) for v in pats.values())} triples, {mixed} mixed')
+    print('\nerror: the runtime\'s log-ratio of the middle sample to its neighbours less '
+          'CUPTI\'s, in %\n')
+    print('| timing | triples | joined | error median | p10 | p90 |\n|---|---:|---:|---:|---:|---:|')
+    for pat, v in sorted(pats.items()):
+        e = sorted(x * 100 for x in v if x is not None)
+        q = lambda f: f'{e[min(len(e) - 1, int(f * len(e)))]:.2f}' if e else '-'  # noqa: E731
+        print(f'| {pat} | {len(v)} | {len(e)} | {q(.5)} | {q(.1)} | {q(.9)} |')
 
 
 def by_timing(files, margin):
@@ -169,10 +195,10 @@ def main():
     ap.add_argument('--event-us', type=float, default=3.4)
     ap.add_argument('files', nargs='+', help='DEBUG TRACE pairs')
     a = ap.parse_args()
-    if a.triples:
-        return print_triples(a.files)
     if len(a.files) % 2:
         sys.exit('samples.py: DEBUG and TRACE files come in pairs')
+    if a.triples:
+        return print_triples(a.files)
     if a.by_timing:
         return by_timing(a.files, a.margin_us)
     if not a.kernel:
