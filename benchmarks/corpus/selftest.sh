@@ -15,8 +15,10 @@
 #     --gap 1,US does (--gap 0,US changes nothing; --drop-gaps all then feeds nothing).
 #  4. relink.sh links a fake build again with another prefix, compiling nothing;
 #  5. triples.py finds the re-check triples of a made-up trace;
-#  6. samples.py joins made-up debug lines with their traced launches;
-#  7. debug-series.sh runs a fake program in series on one cache each.
+#  6. samples.py joins made-up debug lines with their traced launches
+#     (--by-timing, --triples too);
+#  7. debug-series.sh runs a fake program in series on one cache each;
+#  8. losses.py splits a made-up run's lost gain by phase.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -302,4 +304,14 @@ chmod +x "$t/ds/src/p-cuda/nvcc" "$t/ds/src/p-cuda/orion"
 out=$("$here/debug-series.sh" "$t/ds" p 3 "$t/dso" 2) || fail "debug-series.sh: $out"
 [ "$(grep -c 'rc 0, re-checks kept 1, reverted 0$' <<<"$out")" = 6 ] && [ -s "$t/dso/1.2.tsv" ] &&
   [ -s "$t/dso/1.2.err" ] && [ "$(wc -l <"$t/dso/1.cache")" = 3 ] || fail "debug-series.sh: $out"
+# 8. losses.py: 10 launches (orig 1.0 ms a launch alone, u8 0.8, u4 1.2), u8 chosen, settled at
+#    launch 8: of the 2 ms at stake, 2 waiting launches 20 %, u4's trial 20 %, 2 baseline
+#    launches 20 %, 1 re-check 10 %: 30 % captured
+mkdir -p "$t/ls/traces"
+printf 'program,kernel,launches,best_tag,best_gain,fixed\np,_Z1kv,10,u8,0.2,orig=10 u8=8 u4=12\n' >"$t/ls/k.csv"
+{ echo "# kernel 0 _Z1kv"; for v in orig orig u4 orig u8 orig u8 u8 orig u8; do echo "0 1000 1 $v"; done; } |
+  gzip >"$t/ls/traces/p.adaptive.0.tsv.gz"
+echo '{"configs": [{"kernel": "_Z1kv", "chosen": "u8", "settled_at": 8}]}' >"$t/ls/traces/p.adaptive.0.json"
+out=$(python3 "$here/losses.py" --kernels "$t/ls/k.csv" "$t/ls") || fail "losses.py: $out"
+grep -q '^| p | _Z1kv | 0 | 2 | 30% | 20% | 20% | 20% | 0% | 10% |$' <<<"$out" || fail "losses.py: $out"
 echo "selftest: ok"
