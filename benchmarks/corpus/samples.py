@@ -42,6 +42,7 @@ against CUPTI's (median, 10th and 90th percentiles, in %).
 Python 3 standard library only.
 """
 import argparse
+import functools
 import math
 import os
 import re
@@ -52,27 +53,30 @@ import triples  # noqa: E402
 
 LINE = re.compile(r'tune (\S+) launch (\d+): (\S+) \d+ blocks ([0-9.]+) ms \((.*)\)$')
 LEVEL = re.compile(r'gap possible(?:: drained (\w+) the launch)?')
+IDLE = re.compile(r'tune (\S+): idle stream, ')
 
 
 def debug_samples(path, kernel):
     """requires path an ORION_DEBUG stderr; returns [(launch, tag, ms, gap)] of kernel,
     gap None (not marked) or the signal's level ('' when the line names none)"""
     out = []
-    with open(path, errors='replace') as f:
-        for line in f:
-            m = LINE.search(line.rstrip('\n'))
-            if m and m.group(1) == kernel:
-                g = LEVEL.search(m.group(5))
-                out.append((int(m.group(2)), m.group(3), float(m.group(4)),
-                            (g.group(1) or '') if g else None))
+    for n, tag, ms, _, rest in debug_runs(path).get(kernel, []):
+        g = LEVEL.search(rest)
+        out.append((n, tag, ms, (g.group(1) or '') if g else None))
     return out
+
+
+@functools.lru_cache(maxsize=None)  # every kernel of a run reads its one trace
+def launches_of(path):
+    """requires path a kerntime trace; triples.raw_launches of it, not to be changed"""
+    return tuple(triples.raw_launches(path))
 
 
 def traced(path, kernel):
     """requires path a kerntime trace; returns [(tag, ms)] of kernel's launches in start order
     (tag None: the original's code, the original or a padding version)"""
     rows = []
-    for _, ms, name in triples.raw_launches(path):
+    for _, ms, name in launches_of(path):
         m = re.search(r'__orion_([a-z0-9]+)', name)
         if name == kernel:
             rows.append((None, ms))
@@ -85,8 +89,6 @@ def kernel_base(name):
     """the name without a clone's __orion_<tag> and the length before the first name part"""
     return re.sub(r'^_Z\d+', '_Z', re.sub(r'__orion_[a-z0-9]+', '', name))
 
-
-IDLE = re.compile(r'tune (\S+): idle stream, ')
 
 
 def debug_runs(debug):
@@ -102,6 +104,11 @@ def debug_runs(debug):
             out.setdefault(k, []).append((int(m.group(2)), m.group(3), float(m.group(4)), idle,
                                           m.group(5)))
     return out
+
+
+def percentile(v, f):
+    """requires v sorted, not empty; its f-quantile (the lower one)"""
+    return v[min(len(v) - 1, int(f * len(v)))]
 
 
 def cupti_ms(launches, n, tag):
@@ -162,7 +169,7 @@ def print_triples(files):
     print('| timing | triples | joined | error median | p10 | p90 |\n|---|---:|---:|---:|---:|---:|')
     for pat, v in sorted(pats.items()):
         e = sorted(x * 100 for x in v if x is not None)
-        q = lambda f: f'{e[min(len(e) - 1, int(f * len(e)))]:.2f}' if e else '-'  # noqa: E731
+        q = lambda f: f'{percentile(e, f):.2f}' if e else '-'  # noqa: E731
         print(f'| {pat} | {len(v)} | {len(e)} | {q(.5)} | {q(.1)} | {q(.9)} |')
 
 
@@ -175,12 +182,12 @@ def by_timing(files, margin):
     busy = sorted(ways.get('busy', []) + ways.get('busy, ahead', []))
     if not busy:
         sys.exit('samples.py: no busy-stream sample to measure the excess against')
-    ref = busy[len(busy) // 2]
+    ref = percentile(busy, .5)
     print(f'excess over CUPTI (us); over: more than {ref:.2f} + {margin:g} (the busy samples\' median)')
     print('\n| timing | samples | median | p10 | p90 | over |\n|---|---:|---:|---:|---:|---:|')
     for way, v in sorted(ways.items()):
         v.sort()
-        q = lambda f: v[min(len(v) - 1, int(f * len(v)))]  # noqa: E731
+        q = functools.partial(percentile, v)
         print(f'| {way} | {len(v)} | {q(.5):.2f} | {q(.1):.2f} | {q(.9):.2f} | '
               f'{sum(x > ref + margin for x in v)} |')
 
@@ -210,11 +217,11 @@ def main():
         n = [0] * 6  # samples, distorted, hits, misses, false alarms, left out
         for launch, tag, ms, level in debug_samples(debug, a.kernel):
             gap = level is not None
-            got = launches[launch - 1][0] if launch <= len(launches) else ''
-            if got != (None if tag == 'orig' or re.match(r'p\d+$', tag) else tag):
+            cu = cupti_ms(launches, launch, tag)
+            if cu is None:
                 n[5] += 1
                 continue
-            excess = (ms - launches[launch - 1][1]) * 1e3 - a.event_us
+            excess = (ms - cu) * 1e3 - a.event_us
             bad = excess > a.excess_us
             n[0] += 1
             n[1] += bad
@@ -225,7 +232,7 @@ def main():
                 levels.setdefault(level, [0, 0])[0 if bad else 1] += 1
             if bad:
                 print(f'{debug}: launch {launch} {tag}: runtime {ms * 1e3:.1f} us, CUPTI '
-                      f'{launches[launch - 1][1] * 1e3:.1f} us{", gap possible" if gap else ""}'
+                      f'{cu * 1e3:.1f} us{", gap possible" if gap else ""}'
                       f'{": drained " + level + " the launch" if level else ""}')
         total = [x + y for x, y in zip(total, n)]
         print(f'{debug}: {n[0]} samples, {n[1]} distorted: {n[2]} marked, {n[3]} missed; '
