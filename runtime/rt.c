@@ -264,15 +264,16 @@ static unsigned long long sample_key(rt_config *c, unsigned long long key, int i
  * stream wait for the host instead (cuStreamWaitValue32 on a word the host
  * sets after queuing the launch) removed the gap but deadlocked 8 host
  * threads in exhaustive mode (test/gpu/rt_robust): a thread's launch can
- * block on a hardware queue that another stream's wait holds.  Counted
- * but not yet acted on (the report's gap_samples): a sample whose stream
- * was busy at the first event but had drained by the second's record, so
- * the GPU may have idled inside it while the host submitted the kernel (on
- * an H200 such re-check samples of a 40 us kernel read 56-58 us).  When
- * the first event had passed is asked three times (rt_gap, for
- * ORION_DEBUG): right after its record, before the launch (the GPU waited
- * for the whole submission); after the launch returned; after the second
- * record (the kernel was likely queued in time: the least likely gap). */
+ * block on a hardware queue that another stream's wait holds.  Instead,
+ * a sample whose stream was busy at the first event but had drained by the
+ * second's record may hold the GPU idling while the host submitted the
+ * kernel (the report's gap_samples; on an H200 such re-check samples of a
+ * 40 us kernel read 56-58 us).  When the first event had passed is asked
+ * three times (enum rt_gap): right after its record, before the launch
+ * (the GPU waited for the whole submission); after the launch returned;
+ * after the second record (the kernel was likely queued in time: the least
+ * likely gap, counted only).  The first two make the sample pair with
+ * nothing (sample_key). */
 static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, unsigned count,
                  double work, unsigned long long key) {
   int failed = 0;
@@ -286,15 +287,16 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
   double h0 = orion_rt_now_us();
   int t0 = orion_rt.api.cuEventRecord(p->ev[0], s) == CUDA_SUCCESS;
   double h1 = orion_rt_now_us();
-  int gap = t0 && !idle && passed(p->ev[0]) ? RT_GAP_BEFORE : RT_GAP_NONE;
+  int watch = t0 && !idle; /* a busy stream: did it drain under the sample? */
+  int gap = watch && passed(p->ev[0]) ? RT_GAP_BEFORE : RT_GAP_NONE;
   int rc = orion_rt_launch_cand(c, i, L, dim, off, count, 1, &failed);
   double h2 = orion_rt_now_us();
-  if (t0 && !idle && !gap && passed(p->ev[0]))
+  if (watch && !gap && passed(p->ev[0]))
     gap = RT_GAP_DURING;
   int t1 = t0 && orion_rt.api.cuEventRecord(p->ev[1], s) == CUDA_SUCCESS;
   p->host_us = orion_rt_now_us() - h0;
   p->sub_ms = idle ? (h2 - h1) / 1000 : 0;
-  if (t1 && !idle && !gap && passed(p->ev[0]))
+  if (t1 && watch && !gap && passed(p->ev[0]))
     gap = RT_GAP_AFTER;
   p->gap = t1 ? gap : RT_GAP_NONE;
   p->ahead = c->pend_n > 0;

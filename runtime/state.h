@@ -116,7 +116,7 @@ typedef struct rt_config {
     double sub_ms;          /* the host's submission the events bracket (rt.c: timed) */
     int ahead;              /* ORION_DEBUG: chosen before the time before it was known */
     int gap; /* rt_gap: the stream was busy at the first event, which had passed by the
-                second: the GPU may have idled inside the sample (counted, not acted on) */
+                second: the GPU may have idled inside the sample (rt.c: sample_key) */
     int probe;              /* a split launch's probe: its time goes to probe_ms, not the tuner */
     long launch;            /* ORION_DEBUG: the configuration's launch it timed (1-based) */
   } pend[RT_PENDING];
