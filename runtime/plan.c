@@ -98,7 +98,7 @@ double orion_plan_risk(int pad, int orig_warps, int cand_warps, int orig_local, 
 long orion_plan_recheck_gap(int k, long every) {
   if (every <= 0)
     return 1L << 62;
-  long g = k < 20 ? 8L << k : every;
+  long g = k < 20 ? 32L << k : every;
   return (g < every ? g : every) + (k & 1);
 }
 

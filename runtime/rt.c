@@ -231,19 +231,19 @@ static int passed(CUevent e) {
  * made the sample's own when the GPU idled inside it (the stream drained
  * before or while the kernel was submitted: on an H200, 29 of 30 such
  * samples read 1-24 us more than CUPTI's time beyond the events' own
- * 2.4 +-0.2 us), and told apart for an idle stream in a re-check.  A busy
+ * 2.4 +-0.2 us), and with the timing bit set for an idle stream.  A busy
  * stream's sample reads the kernel plus the events' cost; an idle one,
- * its submission subtracted, 1.6 us less (and +-1 us noisier) on an H200,
- * so a re-check of a 40 us kernel whose original alone ran on a drained
- * stream read 1.00-1.03 for a version CUPTI timed 1.05 faster, and
- * reverted it.  Re-checks' samples are chosen ahead (rt.c: ahead) and so
- * run on a busy stream unless the program drains it. */
-static unsigned long long sample_key(rt_config *c, unsigned long long key, int idle, int gap,
-                                     long launch) {
+ * its submission subtracted, 1.6 us less (and +-1 us noisier) on an H200:
+ * a busy, idle, busy triple read its middle sample 6 % fast (median of
+ * 11), and a re-check of a 40 us kernel whose original alone ran on a
+ * drained stream read 1.00-1.03 for a version CUPTI timed 1.05 faster,
+ * and reverted it.  Re-checks' samples are chosen ahead (rt.c: ahead) and
+ * so run on a busy stream unless the program drains it. */
+static unsigned long long sample_key(unsigned long long key, int idle, int gap, long launch) {
   if (gap == RT_GAP_BEFORE || gap == RT_GAP_DURING)
     return key ^ (0x9e3779b97f4a7c15ULL * (unsigned long long)(launch + 1));
-  if (idle && orion_tuner_rechecking(&c->tuner))
-    return key ^ 0xd6e8feb86659fd93ULL;
+  if (idle)
+    return key | ORION_TUNE_KEY_TIMING;
   return key;
 }
 
@@ -306,7 +306,7 @@ static int timed(rt_config *c, int i, const launch *L, int dim, unsigned off, un
     drop(c, i);
   } else if (rc == 0 && t1) {
     p->cand = i;
-    p->key = sample_key(c, key, idle, p->gap, p->launch);
+    p->key = sample_key(key, idle, p->gap, p->launch);
     p->work = work;
     c->pend_n++;
   }
@@ -330,7 +330,7 @@ static unsigned long long grid_key(orion_dim3 g) {
   unsigned v[3] = {g.x, g.y, g.z};
   for (int i = 0; i < 3; i++)
     h = (h ^ v[i]) * 0x100000001b3ULL;
-  return h;
+  return h & ~ORION_TUNE_KEY_TIMING; /* the bit sample_key sets */
 }
 
 /* Largest tolerated inflation of a chunk (plan.h): chunks of different
@@ -417,7 +417,7 @@ static int split_launch(rt_config *c, const launch *L, int waves) {
   if (dim < 0)
     return -1;
   unsigned long long other = blocks / g3[dim];
-  unsigned long long key = grid_key(L->grid) ^ (unsigned long long)(dim + 1);
+  unsigned long long key = grid_key(L->grid) ^ ((unsigned long long)(dim + 1) << 1);
 #define CHUNK(w, i) orion_plan_chunk((w), d->sms, per_sm(c, (i)), other, CHUNK_TOL, NULL)
   unsigned long long q0 = CHUNK(waves, c->orig);
   if (q0 == 0 || g3[dim] < 3 * q0)

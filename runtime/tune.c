@@ -301,6 +301,12 @@ static int warm_up(orion_tuner *t, int i) {
   return 1;
 }
 
+/* 1 unless keys a and b differ in their timing bit alone (step 2): a
+ * mismatch that counts as unpaired. */
+static int unpaired(unsigned long long a, unsigned long long b) {
+  return (a ^ b) != ORION_TUNE_KEY_TIMING;
+}
+
 /* A sample of the walk (tune.h, steps 2-6).  v = ln(ms / work). */
 static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key) {
   if (cand == t->base) {
@@ -325,7 +331,7 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
         judge(t, x);
         return;
       }
-      t->unpaired++;
+      t->unpaired += unpaired(key, t->c_key);
     }
     t->have_o = 1, t->o_val = v, t->o_key = key;
   } else if (cand == t->cur) {
@@ -334,7 +340,7 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
       t->have_c = 1, t->c_val = v, t->c_key = key, t->cb_val = t->o_val;
       t->c_odd = (t->launches + t->waits) % 2;
     } else {
-      t->unpaired++;
+      t->unpaired += !t->have_o || unpaired(key, t->o_key);
     }
   }
   if (t->unpaired >= t->cfg.max_unpaired) /* launches differ every time */

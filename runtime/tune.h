@@ -34,6 +34,12 @@
  *          x = ln c - (ln b_before + ln b_after) / 2.
  *      The mean of the two neighbours cancels work that drifts linearly
  *      from launch to launch; samples with different keys never pair.
+ *      Bit 0 of a key (ORION_TUNE_KEY_TIMING) is the caller's way of
+ *      timing the sample (rt.c: a busy or an idle stream); keys that
+ *      differ there alone are the same kind of launch timed another way:
+ *      such samples never pair either, but do not count as unpaired
+ *      (step 6), so a walk whose samples are timed now one way, now the
+ *      other, waits for pairs timed alike instead of ending.
  *      After every second pair one extra baseline launch shifts the
  *      candidate to the other parity of the launch count, so work that
  *      alternates between even and odd launches (ping-pong buffers, every
@@ -152,6 +158,7 @@ extern "C" {
 #define ORION_TUNE_MAX_CANDS 8
 #define ORION_TUNE_MAX_SAMPLES 8
 #define ORION_TUNE_WINDOW 6 /* re-check pairs the revert rule looks at */
+#define ORION_TUNE_KEY_TIMING 1ULL /* a key's bit for how its sample was timed (step 2) */
 #define ORION_TUNE_WALK_MAX 600 /* orion_tuner_walk_text's longest token */
 
 typedef enum orion_tune_mode {

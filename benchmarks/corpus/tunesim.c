@@ -49,7 +49,7 @@
  * time is fed here before the next launch is chosen; the traces' CUPTI
  * times hold no host submission for that launch to avoid, and a verdict
  * costs no launch of the loser).  Timed launches are fed with their work (blocks) and the
- * grid's block count as the comparability key.
+ * grid's block count as the comparability key (shifted clear of its timing bit, tune.h).
  *
  * Scenario (whitespace separated, one record a line):
  *   config <id> <n> <orig> <dir> <threads per block> <sms> <name>
@@ -212,7 +212,7 @@ static int launch(sim_config *c, unsigned long long blocks, const double *ms) {
   if (marked && drop_gaps == MARK_FIX) /* corrected: a false alarm loses as much, up to half */
     read -= gap ? gap_ms : (gap_ms < read / 2 ? gap_ms : read / 2);
   if (!marked || drop_gaps == MARK_FIX)
-    orion_tuner_feed(&c->t, i, read, (double)blocks, blocks);
+    orion_tuner_feed(&c->t, i, read, (double)blocks, (unsigned long long)blocks << 1);
   c->timed_ms += read;
   c->timed_n++;
   publish(c);

@@ -41,7 +41,8 @@ static double lu_work(int i) {
   double k = 1 - i / 600.0;
   return k > 0.05 ? k * k : 0.0025;
 }
-static unsigned long long lu_key(int i) { return 1000u - (unsigned)i; } /* grid shrinks */
+/* The grid shrinks (bit 0 of a key is the timing's, tune.h step 2: clear). */
+static unsigned long long lu_key(int i) { return (1000ull - (unsigned)i) << 1; }
 /* Work that follows a frontier: up and down over the launches (BFS). */
 static double bfs_work(int i) { return 0.05 + sin(3.14159 * (i % 40) / 40.0); }
 
@@ -236,6 +237,29 @@ static void test_walk(void) {
     flat_wrong += chosen != 0;
   }
   CHECK(over == 0 && flat_wrong <= 3, "flat: %d over budget, %d switched", over, flat_wrong);
+}
+
+/* A walk whose "after" samples are timed the other way (the timing bit of
+ * the key flipped, tune.h step 2) pairs none of them, yet does not end for
+ * want of pairs: once samples are timed alike, a real 10 % win is taken.
+ * The same mismatches in the grid's bits end it (step 6), the original kept. */
+static void test_timing_key(void) {
+  orion_tuner t;
+  for (int grid = 0; grid < 2; grid++) {
+    orion_tuner_init(&t, ORION_TUNE_ADAPTIVE, 2, 0, +1, NULL, NULL);
+    int prev = -1, n = 0;
+    for (; n < 96 && !orion_tuner_settled(&t); n++) {
+      int c = orion_tuner_next(&t);
+      unsigned long long key = 2;
+      if (n < 24 && c == 0 && prev == 1) /* the first pairs' "after" baselines */
+        key ^= grid ? 4 : ORION_TUNE_KEY_TIMING;
+      orion_tuner_feed(&t, c, c == 1 ? 0.9 : 1.0, 1, key);
+      prev = c;
+    }
+    CHECK(orion_tuner_settled(&t) && orion_tuner_next(&t) == (grid ? 0 : 1),
+          "%s mismatches: settled on %d after %d launches", grid ? "grid" : "timing",
+          orion_tuner_next(&t), n);
+  }
 }
 
 /* A re-check gives a verdict only on three samples under one key. */
@@ -645,6 +669,7 @@ int main(void) {
   test_walk();
   test_recheck_cached();
   test_recheck_keys();
+  test_timing_key();
   test_exhaustive();
   test_marks();
   test_drop();

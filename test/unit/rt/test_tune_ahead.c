@@ -11,7 +11,7 @@
 
 #include "tune_sim.h"
 
-static unsigned long long key_every7(int i) { return (unsigned long long)(i / 7); }
+static unsigned long long key_every7(int i) { return (unsigned long long)(i / 7) << 1; }
 
 typedef struct tally {
   int asked, answered, agreed, verdicts;
