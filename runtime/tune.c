@@ -3,6 +3,7 @@
  * state; one tuner per (kernel, launch configuration), protected by its
  * caller's lock. */
 #include "tune.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -26,50 +27,9 @@ void orion_tune_cfg_default(orion_tune_cfg *cfg) {
   cfg->side_last = 0;
 }
 
-/* Student's t quantiles for 1..30 degrees of freedom: one-sided 99 % (a
- * win), 95 % (a loss) and 97.5 % (the report's two-sided 95 % interval);
- * the normal's beyond. */
-static const double t99[30] = {31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998, 2.896,
-                               2.821,  2.764, 2.718, 2.681, 2.650, 2.624, 2.602, 2.583,
-                               2.567,  2.552, 2.539, 2.528, 2.518, 2.508, 2.500, 2.492,
-                               2.485,  2.479, 2.473, 2.467, 2.462, 2.457};
-static const double t95[30] = {6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860,
-                               1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753, 1.746,
-                               1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711,
-                               1.708, 1.706, 1.703, 1.701, 1.699, 1.697};
-static const double t975[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-                                2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-                                2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                                2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-
-static double quantile(const double *table, double normal, int df) {
-  return df < 1 ? INFINITY : df <= 30 ? table[df - 1] : normal;
-}
-
-/* Mean and standard error of a candidate's log-ratios (tune.h, step 3:
- * the standard error widened for the shared baseline samples; the two
- * parities' means averaged once both have pairs).  *df: the degrees of
- * freedom of se. */
-static void moments_df(const orion_tune_stats *p, double *m, double *se, int *df) {
-  int n0 = p->n - p->n1;
-  *m = p->n > 0 ? p->sum / p->n : 0;
-  *se = INFINITY;
-  *df = p->n - 1;
-  if (p->n1 > 0 && n0 > 0 && p->n >= 3) {
-    double m1 = p->sum1 / p->n1, m0 = (p->sum - p->sum1) / n0;
-    double rss = p->sumsq - p->n1 * m1 * m1 - n0 * m0 * m0;
-    *m = (m0 + m1) / 2;
-    *se = 1.155 * sqrt((rss > 0 ? rss : 0) / (p->n - 2) * (1.0 / p->n1 + 1.0 / n0) / 4);
-    *df = p->n - 2;
-  } else if (p->n >= 2) {
-    double var = (p->sumsq - p->n * *m * *m) / (p->n - 1);
-    *se = 1.155 * sqrt(var > 0 ? var : 0) / sqrt((double)p->n);
-  }
-}
-
 static void moments(const orion_tune_stats *p, double *m, double *se) {
   int df;
-  moments_df(p, m, se, &df);
+  orion_stats_moments(p, m, se, &df);
 }
 
 static int live(const orion_tuner *t, int i) {
@@ -77,26 +37,10 @@ static int live(const orion_tuner *t, int i) {
   return s != C_DROPPED && s != C_SAME;
 }
 
-_Static_assert(ORION_TUNE_WINDOW <= ORION_TUNE_MAX_SAMPLES, "median_of's buffer");
-
-/* The median of w[0..n) (for even n the mean of the middle two).
- * requires 1 <= n <= ORION_TUNE_MAX_SAMPLES. */
-static double median_of(const double *w, int n) {
-  double v[ORION_TUNE_MAX_SAMPLES];
-  memcpy(v, w, (size_t)n * sizeof *v);
-  for (int a = 1; a < n; a++) /* insertion sort: n <= 8 */
-    for (int b = a; b > 0 && v[b - 1] > v[b]; b--) {
-      double x = v[b];
-      v[b] = v[b - 1];
-      v[b - 1] = x;
-    }
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 double orion_tuner_median(const orion_tuner *t, int i) {
   if (i < 0 || i >= t->n || t->c[i].n <= 0)
     return 0;
-  return median_of(t->c[i].s, t->c[i].n);
+  return orion_stats_median(t->c[i].s, t->c[i].n);
 }
 
 /* The log-ratio of cand against the original along its chain of
@@ -140,7 +84,7 @@ int orion_tuner_estimate(const orion_tuner *t, int cand, double *speedup, double
     return 0;
   }
   *speedup = exp(-lr);
-  *half = isinf(var) || n < 2 ? 0 : *speedup * quantile(t975, 1.960, n - 1) * sqrt(var);
+  *half = isinf(var) || n < 2 ? 0 : *speedup * orion_stats_t(ORION_T975, n - 1) * sqrt(var);
   *pairs = n;
   return 1;
 }
@@ -151,14 +95,6 @@ static void add_sample(orion_tune_cand *c, double v) {
     c->n--;
   }
   c->s[c->n++] = v;
-}
-
-static void add_pair_to(orion_tune_stats *p, double x, int odd) {
-  p->n++;
-  p->sum += x;
-  p->sumsq += x * x;
-  if (odd)
-    p->n1++, p->sum1 += x;
 }
 
 /* The winner with the lowest log-ratio against the original along its
@@ -278,8 +214,8 @@ static void judge(orion_tuner *t, double x) {
   const orion_tune_stats *p = &t->c[t->cur].pairs;
   double m, se;
   int df;
-  moments_df(p, &m, &se, &df);
-  double qw = quantile(t99, 2.326, df), q = quantile(t95, 1.645, df);
+  orion_stats_moments(p, &m, &se, &df);
+  double qw = orion_stats_t(ORION_T99, df), q = orion_stats_t(ORION_T95, df);
   int both = p->n1 > 0 && p->n1 < p->n; /* pairs on both parities */
   const orion_tune_cfg *k = &t->cfg;
   if (p->n >= k->min_pairs && m + qw * se < log(1 - k->margin))
@@ -322,7 +258,7 @@ static void walk_feed(orion_tuner *t, int cand, double v, unsigned long long key
           return;
         }
         double x = t->c_val - (t->cb_val + v) / 2;
-        add_pair_to(&c->pairs, x, t->c_odd);
+        orion_stats_add(&c->pairs, x, t->c_odd);
         if (c->pairs.n == 1 || x > c->worst)
           c->worst = x;
         t->unpaired = 0;
@@ -371,11 +307,11 @@ static void recheck_feed(orion_tuner *t, int cand, double v, unsigned long long 
   if (t->dry)
     return;
   double x = (t->rc_b + v) / 2 - t->rc_o;
-  add_pair_to(&t->c[t->final].rc, x, 0);
+  orion_stats_add(&t->c[t->final].rc, x, 0);
   t->window[t->rechecks % ORION_TUNE_WINDOW] = x;
   t->rechecks++;
   int w = t->rechecks < ORION_TUNE_WINDOW ? t->rechecks : ORION_TUNE_WINDOW;
-  if (w >= 3 && median_of(t->window, w) > log(1 - t->cfg.margin / 2)) { /* no longer wins */
+  if (w >= 3 && orion_stats_median(t->window, w) > log(1 - t->cfg.margin / 2)) { /* no longer wins */
     t->reverted = 1;
     t->final = t->best = t->orig;
   }
