@@ -19,6 +19,7 @@
 #     (--by-timing, --triples too);
 #  7. debug-series.sh runs a fake program in series on one cache each;
 #  8. losses.py splits a made-up run's lost gain by phase.
+#  9. ceiling.py bounds what a tuner that needs evidence keeps, from the launch counts.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -314,4 +315,14 @@ printf 'program,kernel,launches,best_tag,best_gain,fixed\np,_Z1kv,10,u8,0.2,orig
 echo '{"configs": [{"kernel": "_Z1kv", "chosen": "u8", "settled_at": 8}]}' >"$t/ls/traces/p.adaptive.0.json"
 out=$(python3 "$here/losses.py" --kernels "$t/ls/k.csv" "$t/ls") || fail "losses.py: $out"
 grep -q '^| p | _Z1kv | 0 | 2 | 30% | 20% | 20% | 20% | 0% | 10% |$' <<<"$out" || fail "losses.py: $out"
+# 9. ceiling.py: 10 launches of 10 ms (best 9 ms) and one of 30 ms (best 20 ms): with 4 pairs the
+#    original runs 7 of the 10 (30 % kept, oracle/select 9 / 9.7 = 0.928), the single launch none
+printf 'program,kernel,launches,off_ms,orig_ms,oracle_ms,best_tag,best_gain\np,_Z1kv,10,100,100,90,u8,0.111\np,_Z1jv,1,30,30,20,r64,0.5\n' >"$t/ce.csv"
+out=$(python3 "$here/ceiling.py" --kernels "$t/ce.csv") || fail "ceiling.py: $out"
+grep -q '^\* kernels of >= 1 ms at >= 0.98 x oracle: at most 0 of 2' <<<"$out" &&
+  grep -q '^\* wins of >= 3 % kept to >= 80 %: at most 0 of 2' <<<"$out" &&
+  grep -q '^| p | _Z1kv | 10 | u8 | 11.1% | 30% | 0.928 |$' <<<"$out" &&
+  grep -q '^| p | _Z1jv | 1 | r64 | 50.0% | 0% | 0.667 |$' <<<"$out" || fail "ceiling.py: $out"
+out=$(python3 "$here/ceiling.py" --kernels "$t/ce.csv" --pairs 1) || fail "ceiling.py --pairs 1: $out"
+grep -q '^| p | _Z1kv | 10 | u8 | 11.1% | 70% | 0.968 |$' <<<"$out" || fail "ceiling.py --pairs 1: $out"
 echo "selftest: ok"
