@@ -27,7 +27,7 @@ def runs(raw, mode):
     per, tot = defaultdict(lambda: defaultdict(list)), defaultdict(lambda: defaultdict(int))
     with open(os.path.join(raw, 'kernels.csv'), newline='') as f:
         for r in csv.DictReader(f):
-            if r['mode'] == mode:
+            if r['mode'] == mode and int(r['run']) >= 0:  # run -1: the run that fills a cache
                 per[r['program']][r['kernel']].append(int(r['gpu_ns']))
                 tot[r['program']][r['run']] += int(r['gpu_ns'])
     return per, {p: list(v.values()) for p, v in tot.items()}
