@@ -158,4 +158,28 @@ orion_status sassrw_bra(uint64_t at, uint64_t to, orion_sass_ctrl ctrl, unsigned
 orion_status sassrw_emit_site(const sassrw_site *s, uint64_t call, uint32_t region, uint64_t thr, uint32_t G,
                               unsigned sm, uint64_t *stub, unsigned char *code);
 
+/* What the prologue computes into the base register: t * gran (static
+ * region), or with dyn, from the end of the launch's shared memory,
+ * region + dyn_size - 32 * stride - (t - lane) * stride + lane * gran
+ * (stride: the bytes per thread of the dynamic region; region: where the
+ * dynamic part starts). */
+typedef struct {
+  unsigned gran, base, dyn;
+  uint32_t stride, region;
+} sassrw_prologue_spec;
+
+/* Instructions of the prologue on sm_<sm>, the BRA back included:
+ * partial, the kernel's own load of R1 after the base; dyn, the dynamic
+ * region's four more. */
+unsigned sassrw_prologue_len(unsigned sm, int partial, int dyn);
+
+/* Build the prologue at byte offset `at` of the section into out
+ * (sassrw_prologue_len instructions): the region's per-thread base into
+ * register ps->base, then, when that is not R1 (partial: R1 stays the
+ * stack pointer), the kernel's own load of R1; it returns to `back`.
+ * requires r1_init to be the kernel's first instruction, its load of R1
+ * from c[0x0][X], and every register but R1 dead there. */
+orion_status sassrw_prologue(const orion_sass_insn *r1_init, const sassrw_prologue_spec *ps, uint64_t at,
+                             uint64_t back, unsigned char *out);
+
 #endif
