@@ -16,7 +16,7 @@ const char *optx_spill_policy_name(optx_spill_policy p);
  * number of versions that take the pragma path. */
 int optx_spill_fallback(const optx_cmd *c, const char *real, const ptx_module *m,
                         const char *cubin, optx_result *res, ptx_edit *edits);
-/* The SASS path on the final cubin (path cubin, rewritten in place,
+/* The SASS path on the final cubin (ptxas_sass.c; path cubin, rewritten in place,
  * atomically): every entry whose spill_path is "sass" is rewritten; one
  * the rewrite now refuses becomes "kept" with the reason.  Returns 0, or
  * -1 with an error printed when the cubin cannot be read or written. */
