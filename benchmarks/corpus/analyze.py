@@ -176,6 +176,13 @@ def program_row(d, p, krows, classes):
     return r
 
 
+def write_text(path, text):
+    """writes text to path atomically: a .tmp file beside it, then renamed over it"""
+    with open(path + '.tmp', 'w') as f:
+        f.write(text)
+    os.replace(path + '.tmp', path)
+
+
 def write_csv(path, rows):
     if not rows:
         return

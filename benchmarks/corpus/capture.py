@@ -21,6 +21,8 @@ import os
 import statistics
 from collections import defaultdict
 
+from analyze import write_text
+
 
 def runs(raw, mode):
     """{program: {kernel: [ns per run]}} and {program: [total ns per run]} of mode in raw"""
@@ -80,9 +82,7 @@ def main():
             'adaptive captured |', '|---|---|---|---:|---:|---:|---:|---:|'] + rows
     text = '\n'.join(out) + '\n'
     if a.out:
-        with open(a.out + '.tmp', 'w') as f:
-            f.write(text)
-        os.replace(a.out + '.tmp', a.out)
+        write_text(a.out, text)
     print(text, end='')
 
 

@@ -25,7 +25,8 @@ the kernels that cap them.  Python 3 standard library only.
 """
 import argparse
 import csv
-import os
+
+from analyze import write_text
 
 
 def ceiling(launches, pairs):
@@ -67,9 +68,7 @@ def main():
            '|---|---|---:|---|---:|---:|---:|'] + rows
     text = '\n'.join(out) + '\n'
     if a.out:
-        with open(a.out + '.tmp', 'w') as f:
-            f.write(text)
-        os.replace(a.out + '.tmp', a.out)
+        write_text(a.out, text)
     print(text, end='')
 
 
