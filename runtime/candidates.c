@@ -518,8 +518,8 @@ static int start_tuning(rt_config *c) {
   const orion_cache_entry *e = cached(c);
   int hit = e && e->state != ORION_CACHE_OPEN ? find_tag(c, e->tag) : -1;
   if (hit >= 0) {
-    /* a decision: re-checked after 8 launches; a tentative choice: at
-     * once, after one launch that warms its binary */
+    /* a decision: re-checked after plan.h's first gap (32 launches); a
+     * tentative choice: at once, after one launch that warms its binary */
     int tentative = e->state == ORION_CACHE_TENTATIVE && hit != c->orig;
     c->source = tentative ? "tentative" : "cached";
     c->cached_speedup = e->speedup;
