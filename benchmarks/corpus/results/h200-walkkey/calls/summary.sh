@@ -5,7 +5,7 @@ set -euo pipefail
 R=benchmarks/corpus/results/h200-walkkey
 C=benchmarks/corpus
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-for n in 1 2 3 4; do mkdir -p $t/c$n && tar -C $t/c$n -xzf $R/raw$n.tgz; done
+for n in 1 2 3 4 5; do mkdir -p $t/c$n && tar -C $t/c$n -xzf $R/raw$n.tgz; done
 echo "## the candidate (mode adaptive) against main's runtime (mode clang), same binaries, interleaved"
 for n in 1 2; do python3 $C/ab.py $t/c$n/raw --a new --b main --modes adaptive,clang; done |
   awk -F'|' '$2 !~ /program|---/ && NF > 5 {n++; r = $9 + 0; l += log(r); if (r > 1.004 || r < 0.996) x = x sprintf(" %s%.3f (spreads %s,%s)", $2, r, $4, $7)}
@@ -33,3 +33,10 @@ for n in 3 4; do python3 $C/ab.py $t/c$n/raw --a cached --b off --modes cached,o
 python3 $C/capture.py --kernels $C/results/h200-fa7c4b4/whole_kernels.csv --mode cached \
   $t/c3/raw $t/c4/raw --out $t/cap_cached.md > /dev/null
 grep -E '^\* (cached >=|wins)' $t/cap_cached.md
+echo; echo "## call 5: libor, tsp, gc, 7 runs"
+python3 $C/ab.py $t/c5/raw --a new --b main --modes adaptive,clang
+for m in adaptive clang; do
+  python3 $C/capture.py --kernels $C/results/h200-fa7c4b4/whole_kernels.csv --mode $m $t/c5/raw \
+    --out $t/cap5_$m.md > /dev/null
+  echo "$m: $(awk -F'|' '$2 ~ /libor|tsp|gc/ && NF > 9 && $5 ~ /%/ {printf "%s%s ", $2, $8}' $t/cap5_$m.md)"
+done
