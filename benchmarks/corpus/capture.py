@@ -6,7 +6,8 @@ versions that analyze.py found, where that mode ran in other calls.
 
 KERNELS.csv: analyze.py's per-kernel table (orig_ms, oracle_ms, best_tag,
 best_gain from the fixed versions timed alone).  RAW: measure.py
-directories with `off` and MODE runs; a program in several takes the last.
+directories with `off` and MODE runs; a program in several takes the last;
+run -1 (the untimed run that fills a cache for mode cached) is no sample.
 Per kernel, the mode's median GPU time is set against `off` of the same
 runs, and the oracle is carried over as a ratio to the original:
     oracle/mode = (oracle_ms / orig_ms) * (off / mode)
