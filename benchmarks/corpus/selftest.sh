@@ -20,6 +20,7 @@
 #  7. debug-series.sh runs a fake program in series on one cache each;
 #  8. losses.py splits a made-up run's lost gain by phase.
 #  9. ceiling.py bounds what a tuner that needs evidence keeps, from the launch counts.
+# 10. inprogram.py sets each version's time inside the adaptive runs against its time alone.
 #   selftest.sh [orion-cc [tunesim]]  (default: the repo's build/bin/...)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -327,4 +328,13 @@ grep -q '^\* kernels of >= 1 ms at >= 0.98 x oracle: at most 0 of 2' <<<"$out" &
   grep -q '^| p | _Z1jv | 1 | r64 | 50.0% | 0% | 0.667 |$' <<<"$out" || fail "ceiling.py: $out"
 out=$(python3 "$here/ceiling.py" --kernels "$t/ce.csv" --pairs 1) || fail "ceiling.py --pairs 1: $out"
 grep -q '^| p | _Z1kv | 10 | u8 | 11.1% | 70% | 0.968 |$' <<<"$out" || fail "ceiling.py --pairs 1: $out"
+# 10. inprogram.py: 20 launches, alone orig 10 ms and u4 8 ms in all (500 and 400 us a launch,
+#     a 25 % gain); in the adaptive run orig 5 launches of 500 us and u4 15 of 490 us: 2.0 %
+mkdir -p "$t/ip/traces"
+printf 'program,kernel,launches,best_tag,best_gain,fixed\np,_Z1kv,20,u4,0.25,orig=10 u4=8\n' >"$t/ip/k.csv"
+{ echo "# kernel 0 _Z1kv"; for i in 1 2 3 4 5; do echo "0 500000 1 orig"; done
+  for i in $(seq 15); do echo "0 490000 1 u4"; done; } | gzip >"$t/ip/traces/p.adaptive.0.tsv.gz"
+out=$(python3 "$here/inprogram.py" --kernels "$t/ip/k.csv" "$t/ip") || fail "inprogram.py: $out"
+grep -q '^| p | _Z1kv | u4 | 25.0% | 2.0% | orig 500.0 / 500.0 (5); u4 490.0 / 400.0 (15) |$' <<<"$out" ||
+  fail "inprogram.py: $out"
 echo "selftest: ok"
