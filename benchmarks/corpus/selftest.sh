@@ -328,6 +328,10 @@ grep -q '^\* kernels of >= 1 ms at >= 0.98 x oracle: at most 0 of 2' <<<"$out" &
   grep -q '^| p | _Z1jv | 1 | r64 | 50.0% | 0% | 0.667 |$' <<<"$out" || fail "ceiling.py: $out"
 out=$(python3 "$here/ceiling.py" --kernels "$t/ce.csv" --pairs 1) || fail "ceiling.py --pairs 1: $out"
 grep -q '^| p | _Z1kv | 10 | u8 | 11.1% | 70% | 0.968 |$' <<<"$out" || fail "ceiling.py --pairs 1: $out"
+#    --split-ms 20: the 30 ms launch is tuned on its chunks (all kept), the 10 ms ones are not
+out=$(python3 "$here/ceiling.py" --kernels "$t/ce.csv" --split-ms 20) || fail "ceiling.py --split-ms: $out"
+grep -q '^\* wins of >= 3 % kept to >= 80 %: at most 1 of 2' <<<"$out" &&
+  ! grep -q '_Z1jv' <<<"$out" || fail "ceiling.py --split-ms: $out"
 # 10. inprogram.py: 20 launches, alone orig 10 ms and u4 8 ms in all (500 and 400 us a launch,
 #     a 25 % gain); in the adaptive run orig 5 launches of 500 us and u4 15 of 490 us: 2.0 %
 mkdir -p "$t/ip/traces"
