@@ -40,3 +40,6 @@ for m in adaptive clang; do
     --out $t/cap5_$m.md > /dev/null
   echo "$m: $(awk -F'|' '$2 ~ /libor|tsp|gc/ && NF > 9 && $5 ~ /%/ {printf "%s%s ", $2, $8}' $t/cap5_$m.md)"
 done
+echo; echo "## calls 1-2: each version inside the program against alone (inprogram.md)"
+python3 $C/inprogram.py --kernels $C/results/h200-fa7c4b4/whole_kernels.csv $t/c1/raw $t/c2/raw | diff - $R/inprogram.md &&
+  echo "inprogram.md reproduced"
