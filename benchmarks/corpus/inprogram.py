@@ -13,7 +13,10 @@ more and at least --min-launches launches, and per version with at least 5
 launches in the adaptive runs: the mean CUPTI time of its launches there
 ("in") and its fixed total over the launches ("alone"), in us, and the best
 version's gain both ways (orig / best - 1, as analyze.py's best_gain): alone,
-of the fixed times; in the program, of the means.
+of the fixed times; in the program, of the means; and, where RAW has
+measure.py's mode wins (alone:<tag>:<kernel>: that kernel on its best
+version, every other kernel on the original), the median kernel time of
+the off runs over that of those runs.
 
 Where a kernel's work is the same at every launch, the two agree unless the
 other kernels' versions change its time: a fixed:<tag> run moves them all.
@@ -27,6 +30,7 @@ import csv
 import glob
 import gzip
 import os
+import statistics
 from collections import defaultdict
 
 
@@ -47,6 +51,23 @@ def in_program(raws, program, kernel):
     return {v: (tot[v] / cnt[v], cnt[v]) for v in tot}
 
 
+def others_on_orig(raws, program, kernel, tag):
+    """off's median kernel time over alone:<tag>:<kernel>'s, less 1; None without both"""
+    off, alone = [], []
+    for raw in raws:
+        path = os.path.join(raw, 'kernels.csv')
+        if not os.path.exists(path):
+            continue
+        with open(path, newline='') as f:
+            for r in csv.DictReader(f):
+                if r['program'] == program and r['kernel'] == kernel and int(r['run']) >= 0:
+                    if r['mode'] == 'off':
+                        off.append(int(r['gpu_ns']))
+                    elif r['mode'] == 'alone:%s:%s' % (tag, kernel):
+                        alone.append(int(r['gpu_ns']))
+    return statistics.median(off) / statistics.median(alone) - 1 if off and alone else None
+
+
 def gain(orig, best):
     """orig / best - 1, as analyze.py's best_gain; None without both"""
     return orig / best - 1 if orig and best else None
@@ -59,8 +80,9 @@ def main():
     ap.add_argument('--min-gain', type=float, default=0.03)
     ap.add_argument('--min-launches', type=int, default=20)
     a = ap.parse_args()
-    print('| program | kernel | best | gain alone | gain in the program | versions: in / alone, us (launches in) |')
-    print('|---|---|---|---:|---:|---|')
+    print('| program | kernel | best | gain alone | gain in the program | gain, the others on the original '
+          '| versions: in / alone, us (launches in) |')
+    print('|---|---|---|---:|---:|---:|---|')
     with open(a.kernels, newline='') as f:
         for r in csv.DictReader(f):
             n = int(r['launches'] or 0)
@@ -68,13 +90,15 @@ def main():
                 continue
             fixed = {t: float(ms) * 1e3 / n for t, ms in (x.split('=') for x in r['fixed'].split())}
             ip = {t: v for t, v in in_program(a.raw, r['program'], r['kernel']).items() if v[1] >= 5}
-            if not ip:
-                continue
             best = r['best_tag']
+            g_oo = others_on_orig(a.raw, r['program'], r['kernel'], best)
+            if not ip and g_oo is None:
+                continue
             g_in = gain(ip.get('orig', (0,))[0] / 1e3, ip.get(best, (0,))[0] / 1e3)
             cells = [f'{t} {ip[t][0] / 1e3:.1f} / {fixed[t]:.1f} ({ip[t][1]})' for t in sorted(ip) if t in fixed]
-            print(f"| {r['program']} | {r['kernel'][:40]} | {best} | {gain(fixed.get('orig'), fixed.get(best)) or 0:.1%} "
-                  f"| {'' if g_in is None else format(g_in, '.1%')} | {'; '.join(cells)} |")
+            pct = lambda g: '' if g is None else format(g, '.1%')
+            print(f"| {r['program']} | {r['kernel'][:40]} | {best} | {pct(gain(fixed.get('orig'), fixed.get(best)))} "
+                  f"| {pct(g_in)} | {pct(g_oo)} | {'; '.join(cells)} |")
 
 
 if __name__ == '__main__':

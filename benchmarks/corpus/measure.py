@@ -24,6 +24,12 @@ program, in rounds whose order rotates, it runs:
                          ORION_MODE=fixed:<kernel>=<tag>, recorded as mode
                          alone:<tag>:<kernel>, --runs times (claims.py
                          compares the report's speedup with it)
+    wins                 (after the rounds, with --wins KERNELS.csv) the same
+                         for each kernel of the program whose best version
+                         beat the original by 3 % or more in that table
+                         (analyze.py's: fixed:<tag> moves every kernel at
+                         once), so each win is timed with the other kernels
+                         on the original (inprogram.py reads it)
 
 each under the CUPTI tracer (CUDA_INJECTION64_PATH=kerntime.so), and checks
 each run: exit status 0, no "FAIL" in the output, and "PASS" in it when the
@@ -325,13 +331,18 @@ class Runner:
                 self.run(prog, pdir, args, mode, r, env)
                 if mode in REPORTED:
                     self.choices(prog, mode, r, report)
-        n = 0
+        n, alone = 0, set()
         if 'claims' in want:
-            claims = sorted({(r['kernel'], r['chosen']) for r in read_rows(
+            alone |= {(r['kernel'], r['chosen']) for r in read_rows(
                 os.path.join(self.a.out, 'choices.csv')) if r['program'] == prog and
-                r['mode'] == 'adaptive' and r['chosen'] not in ('orig', 'None', '')})
+                r['mode'] == 'adaptive' and r['chosen'] not in ('orig', 'None', '')}
+        if 'wins' in want:
+            alone |= {(r['kernel'], r['best_tag']) for r in read_rows(self.a.wins)
+                      if r['program'] == prog and r['best_tag'] not in ('orig', '') and
+                      float(r['best_gain'] or 0) >= 0.03}
+        if alone:
             for r in range(self.a.runs):
-                for k, t in claims:
+                for k, t in sorted(alone):
                     self.run(prog, pdir, args, 'alone:%s:%s' % (t, k), r,
                              {'ORION_MODE': 'fixed:%s=%s' % (k, t), 'ORION_CACHE': 'off'})
                     n += 1
@@ -351,7 +362,8 @@ def main():
     ap.add_argument('--programs', default='', help='comma-separated subset, in this order')
     ap.add_argument('--modes', default='nvcc,clang,off,adaptive,cached,fixed',
                     help='comma-separated subset of nvcc,clang,off,adaptive,cached,split,fixed,'
-                         'claims')
+                         'claims,wins')
+    ap.add_argument('--wins', help="mode wins: analyze.py's kernels.csv naming each kernel's best version")
     ap.add_argument('--tags', default='',
                     help='comma-separated: the fixed modes time only these versions '
                          '(e.g. u4; default every version the binary has)')
@@ -359,9 +371,13 @@ def main():
                     help='keep every launch of the off, adaptive, split and fixed runs (traces/)')
     a = ap.parse_args()
     bad = set(a.modes.split(',')) - {'nvcc', 'clang', 'off', 'adaptive', 'cached', 'split',
-                                     'fixed', 'claims'}
+                                     'fixed', 'claims', 'wins'}
     if bad:
         sys.exit('measure.py: --modes: unknown mode(s) ' + ','.join(sorted(bad)))
+    if ('wins' in a.modes.split(',')) != bool(a.wins):
+        sys.exit('measure.py: mode wins and --wins KERNELS.csv go together')
+    if a.wins and not os.path.isfile(a.wins):
+        sys.exit('measure.py: --wins: %s: no such file' % a.wins)
     progs = read_programs(os.path.join(a.pack, 'programs.txt'))
     if a.programs:
         want = a.programs.split(',')

@@ -339,6 +339,17 @@ printf 'program,kernel,launches,best_tag,best_gain,fixed\np,_Z1kv,20,u4,0.25,ori
 { echo "# kernel 0 _Z1kv"; for i in 1 2 3 4 5; do echo "0 500000 1 orig"; done
   for i in $(seq 15); do echo "0 490000 1 u4"; done; } | gzip >"$t/ip/traces/p.adaptive.0.tsv.gz"
 out=$(python3 "$here/inprogram.py" --kernels "$t/ip/k.csv" "$t/ip") || fail "inprogram.py: $out"
-grep -q '^| p | _Z1kv | u4 | 25.0% | 2.0% | orig 500.0 / 500.0 (5); u4 490.0 / 400.0 (15) |$' <<<"$out" ||
+grep -q '^| p | _Z1kv | u4 | 25.0% | 2.0% |  | orig 500.0 / 500.0 (5); u4 490.0 / 400.0 (15) |$' <<<"$out" ||
   fail "inprogram.py: $out"
+#     measure.py's mode wins on the fake pack of case 2: k's r64 with j on the original, 8 ms
+#     against off's 10 ms: 25 %; without --wins the mode is refused
+printf 'program,kernel,launches,best_tag,best_gain,fixed\nprog1,_Z1kPf,8,r64,0.25,orig=10 r64=8\n' >"$t/wins.csv"
+python3 "$here/measure.py" --pack "$t/pack" --out "$t/rawwins" --runs 2 --programs prog1 --modes off,wins \
+  --wins "$t/wins.csv" >"$t/wins.log" || fail "measure.py --modes off,wins: $(cat "$t/wins.log")"
+[ "$(grep -c '^prog1,alone:r64:_Z1kPf,[01],' "$t/rawwins/runs.csv")" = 2 ] || fail "mode wins: $(cat "$t/rawwins/runs.csv")"
+out=$(python3 "$here/inprogram.py" --kernels "$t/wins.csv" --min-launches 1 "$t/rawwins") || fail "inprogram.py: $out"
+grep -q '^| prog1 | _Z1kPf | r64 | 25.0% |  | 25.0% |  |$' <<<"$out" || fail "inprogram.py, mode wins: $out"
+if python3 "$here/measure.py" --pack "$t/pack" --out "$t/rawwins2" --modes wins >/dev/null 2>&1; then
+  fail "measure.py took mode wins without --wins"
+fi
 echo "selftest: ok"
