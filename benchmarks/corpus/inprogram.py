@@ -28,10 +28,12 @@ original's.  Python 3 standard library only.
 import argparse
 import csv
 import glob
-import gzip
 import os
 import statistics
 from collections import defaultdict
+
+from analyze import read_csv
+import tunesim
 
 
 def in_program(raws, program, kernel):
@@ -39,32 +41,23 @@ def in_program(raws, program, kernel):
     tot, cnt = defaultdict(int), defaultdict(int)
     for raw in raws:
         for path in glob.glob(os.path.join(raw, 'traces', f'{program}.adaptive.*.tsv.gz')):
-            names = {}
-            with gzip.open(path, 'rt') as f:
-                for line in f:
-                    p = line.split()
-                    if line.startswith('# kernel'):
-                        names[p[2]] = p[3]
-                    elif not line.startswith('#') and len(p) == 4 and names.get(p[0]) == kernel:
-                        tot[p[3]] += int(p[1])
-                        cnt[p[3]] += 1
+            per, _ = tunesim.read_trace(path)
+            for ns, _, tag in per.get(kernel, []):
+                tot[tag] += ns
+                cnt[tag] += 1
     return {v: (tot[v] / cnt[v], cnt[v]) for v in tot}
 
 
-def others_on_orig(raws, program, kernel, tag):
-    """off's median kernel time over alone:<tag>:<kernel>'s, less 1; None without both"""
+def others_on_orig(rows, program, kernel, tag):
+    """off's median kernel time over alone:<tag>:<kernel>'s in rows (kernels.csv), less 1;
+    None without both"""
     off, alone = [], []
-    for raw in raws:
-        path = os.path.join(raw, 'kernels.csv')
-        if not os.path.exists(path):
-            continue
-        with open(path, newline='') as f:
-            for r in csv.DictReader(f):
-                if r['program'] == program and r['kernel'] == kernel and int(r['run']) >= 0:
-                    if r['mode'] == 'off':
-                        off.append(int(r['gpu_ns']))
-                    elif r['mode'] == 'alone:%s:%s' % (tag, kernel):
-                        alone.append(int(r['gpu_ns']))
+    for r in rows:
+        if r['program'] == program and r['kernel'] == kernel and int(r['run']) >= 0:
+            if r['mode'] == 'off':
+                off.append(int(r['gpu_ns']))
+            elif r['mode'] == 'alone:%s:%s' % (tag, kernel):
+                alone.append(int(r['gpu_ns']))
     return statistics.median(off) / statistics.median(alone) - 1 if off and alone else None
 
 
@@ -83,6 +76,7 @@ def main():
     print('| program | kernel | best | gain alone | gain in the program | gain, the others on the original '
           '| versions: in / alone, us (launches in) |')
     print('|---|---|---|---:|---:|---:|---|')
+    measured = [r for raw in a.raw for r in read_csv(os.path.join(raw, 'kernels.csv'))]
     with open(a.kernels, newline='') as f:
         for r in csv.DictReader(f):
             n = int(r['launches'] or 0)
@@ -91,7 +85,7 @@ def main():
             fixed = {t: float(ms) * 1e3 / n for t, ms in (x.split('=') for x in r['fixed'].split())}
             ip = {t: v for t, v in in_program(a.raw, r['program'], r['kernel']).items() if v[1] >= 5}
             best = r['best_tag']
-            g_oo = others_on_orig(a.raw, r['program'], r['kernel'], best)
+            g_oo = others_on_orig(measured, r['program'], r['kernel'], best)
             if not ip and g_oo is None:
                 continue
             g_in = gain(ip.get('orig', (0,))[0] / 1e3, ip.get(best, (0,))[0] / 1e3)
