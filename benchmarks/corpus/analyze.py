@@ -183,6 +183,14 @@ def write_text(path, text):
     os.replace(path + '.tmp', path)
 
 
+def emit(lines, path=None):
+    """prints the Markdown lines and, with path, writes them there too (write_text)"""
+    text = '\n'.join(lines) + '\n'
+    if path:
+        write_text(path, text)
+    print(text, end='')
+
+
 def write_csv(path, rows):
     if not rows:
         return

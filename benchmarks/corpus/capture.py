@@ -22,7 +22,7 @@ import os
 import statistics
 from collections import defaultdict
 
-from analyze import write_text
+from analyze import emit
 
 
 def runs(raw, mode):
@@ -81,10 +81,7 @@ def main():
             f'* wins >= 3 %: {a.mode} captures >= 80 % on {sum(c >= 0.8 for c in wins)} of {len(wins)}',
             '', f'| program | kernel | best | gain | off ms | {a.mode} ms | {a.mode} captured | '
             'adaptive captured |', '|---|---|---|---:|---:|---:|---:|---:|'] + rows
-    text = '\n'.join(out) + '\n'
-    if a.out:
-        write_text(a.out, text)
-    print(text, end='')
+    emit(out, a.out)
 
 
 if __name__ == '__main__':

@@ -30,7 +30,7 @@ the kernels that cap them.  Python 3 standard library only.
 import argparse
 import csv
 
-from analyze import write_text
+from analyze import emit
 
 
 def ceiling(launches, pairs):
@@ -74,10 +74,7 @@ def main():
            f'(the goal, 80 %: {-(-80 * len(wins) // 100)})', '',
            '| program | kernel | launches | best | gain | kept at most | oracle/select at most |',
            '|---|---|---:|---|---:|---:|---:|'] + rows
-    text = '\n'.join(out) + '\n'
-    if a.out:
-        write_text(a.out, text)
-    print(text, end='')
+    emit(out, a.out)
 
 
 if __name__ == '__main__':

@@ -337,7 +337,7 @@ class Runner:
                 os.path.join(self.a.out, 'choices.csv')) if r['program'] == prog and
                 r['mode'] == 'adaptive' and r['chosen'] not in ('orig', 'None', '')}
         if 'wins' in want:
-            alone |= {(r['kernel'], r['best_tag']) for r in read_rows(self.a.wins)
+            alone |= {(r['kernel'], r['best_tag']) for r in self.a.wins_rows
                       if r['program'] == prog and r['best_tag'] not in ('orig', '') and
                       float(r['best_gain'] or 0) >= 0.03}
         if alone:
@@ -378,6 +378,7 @@ def main():
         sys.exit('measure.py: mode wins and --wins KERNELS.csv go together')
     if a.wins and not os.path.isfile(a.wins):
         sys.exit('measure.py: --wins: %s: no such file' % a.wins)
+    a.wins_rows = read_rows(a.wins) if a.wins else []  # read once, for every program
     progs = read_programs(os.path.join(a.pack, 'programs.txt'))
     if a.programs:
         want = a.programs.split(',')
