@@ -65,9 +65,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "orion/cubin.h"
 #include "orion/occupancy.h"
-#include "orion/sassrw.h"
 #include "orion/rt.h"
 #include "ptxas_spill.h"
 #include "ptxas_sass.h"
