@@ -2,7 +2,7 @@
 """capture.py - how one Orion mode (split, say) does against the fixed
 versions that analyze.py found, where that mode ran in other calls.
 
-    capture.py --kernels KERNELS.csv --mode split RAW [RAW...] [--out FILE.md]
+    capture.py --kernels KERNELS.csv --mode split RAW [RAW...] [--per-kernel] [--out FILE.md]
 
 KERNELS.csv: analyze.py's per-kernel table (orig_ms, oracle_ms, best_tag,
 best_gain from the fixed versions timed alone).  RAW: measure.py
@@ -14,7 +14,12 @@ runs, and the oracle is carried over as a ratio to the original:
     captured    = (off - mode) / (off - off * oracle_ms / orig_ms)
 Prints the programs' mode/off (<= 1.01 is the do-no-harm bound), the
 kernels of 1 ms or more (off's total, as analyze.py) at >= 0.98 x oracle, and
-the wins (>= 3 %, as analyze.py counts them: any length) captured to 80 %.  Python 3 standard library only.
+the wins (>= 3 %, as analyze.py counts them: any length) captured to 80 %.
+--per-kernel: where RAW has measure.py's mode wins (alone:<tag>:<kernel>:
+that kernel on its best version, every other kernel on the original), the
+kernel's oracle and gain are those runs' median against off's, not
+KERNELS.csv's (whose fixed:<tag> runs put every kernel on the tag), and a
+win is one of >= 3 % that way.  Python 3 standard library only.
 """
 import argparse
 import csv
@@ -36,13 +41,28 @@ def runs(raw, mode):
     return per, {p: list(v.values()) for p, v in tot.items()}
 
 
+def alone(raws):
+    """{(program, kernel, tag): [ns per run]} of the kernel in mode alone:<tag>:<kernel>"""
+    out = defaultdict(list)
+    for raw in raws:
+        with open(os.path.join(raw, 'kernels.csv'), newline='') as f:
+            for r in csv.DictReader(f):
+                m = r['mode'].split(':', 2)
+                if m[0] == 'alone' and len(m) == 3 and m[2] == r['kernel'] and int(r['run']) >= 0:
+                    out[(r['program'], r['kernel'], m[1])].append(int(r['gpu_ns']))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('raw', nargs='+')
     ap.add_argument('--kernels', required=True)
     ap.add_argument('--mode', default='split')
+    ap.add_argument('--per-kernel', action='store_true',
+                    help="oracles and wins from mode wins's runs where RAW has them")
     ap.add_argument('--out')
     a = ap.parse_args()
+    solo = alone(a.raw) if a.per_kernel else {}
     off_k, mode_k, off_t, mode_t = {}, {}, {}, {}
     for raw in a.raw:
         ok, ot = runs(raw, 'off')
@@ -65,9 +85,12 @@ def main():
                 continue
             orig, oracle = float(r['orig_ms']), float(r['oracle_ms'])
             o, m = med(off_k[p][k]) / 1e6, med(mode_k[p][k]) / 1e6
+            gain = float(r['best_gain'] or 0)
+            if solo.get((p, k, r['best_tag'])):  # --per-kernel: the others on the original
+                orig, oracle = o, min(o, med(solo[(p, k, r['best_tag'])]) / 1e6)
+                gain = o / oracle - 1
             if float(r['off_ms'] or 0) >= 1:  # as analyze.py: the off runs' total
                 sel.append((p, k, oracle / orig * o / m))
-            gain = float(r['best_gain'] or 0)
             if gain >= 0.03:
                 cap = (o - m) / (o - o * oracle / orig)
                 wins.append(cap)
@@ -80,7 +103,7 @@ def main():
             f'{sum(q >= 0.98 for *_, q in sel)} of {len(sel)}',
             f'* wins >= 3 %: {a.mode} captures >= 80 % on {sum(c >= 0.8 for c in wins)} of {len(wins)}',
             '', f'| program | kernel | best | gain | off ms | {a.mode} ms | {a.mode} captured | '
-            'adaptive captured |', '|---|---|---|---:|---:|---:|---:|---:|'] + rows
+            'adaptive captured in KERNELS.csv |', '|---|---|---|---:|---:|---:|---:|---:|'] + rows
     emit(out, a.out)
 
 
