@@ -524,6 +524,7 @@ static int cmd_frame(const char *path) {
       printf("%s%s", k ? ", " : " -> ", g ? g->name : "?");
     }
     printf("%s\n", f->shared_access ? "; accesses shared memory" : "");
+    printf("  global loads: %zu\n", f->n_global_loads);
   }
   orion_sassrw_free(a);
   orion_cubin_free(c);

@@ -135,10 +135,51 @@ char *optx_occupancy_loss(int sm, const ptxas_figures *before, const ptxas_figur
   return NULL;
 }
 
+/* The placement model of policies auto and smem: a version's frame goes
+ * on chip only where its local-memory accesses (LDL/STL, counted in the
+ * SASS of the kernel and of every function it calls) number at least
+ * MODEL_NUM/MODEL_DEN times its loads from global or generic memory.  A
+ * local access that hits L1 costs about what a shared one does: the region
+ * pays by taking spill traffic that misses L1 off the memory system, and
+ * it costs the L1 capacity it takes from the unified L1/shared memory,
+ * which a kernel whose traffic is mostly global loads needs.  Fitted on the
+ * spilling versions of five corpus programs timed alone under local spills
+ * and the rewrite (82 on an H200, 72 twice on an H100; benchmarks/sass/
+ * README.md, "The placement model").  *counts: the two figures for the
+ * report.  requires an analysis of the cubin that holds `kernel`. */
+#define MODEL_NUM 3
+#define MODEL_DEN 2
+static int model_places(const orion_sassrw *an, const char *kernel, char **counts) {
+  size_t n = orion_sassrw_count(an), local = 0, loads = 0, top = 0;
+  size_t *stack = drv_xmalloc((n ? n : 1) * sizeof *stack);
+  unsigned char *seen = drv_xmalloc(n ? n : 1);
+  memset(seen, 0, n ? n : 1);
+  for (size_t i = 0; i < n; i++) {
+    const orion_sassrw_func *f = orion_sassrw_get(an, i);
+    if (f->is_kernel && !strcmp(f->name, kernel))
+      stack[top++] = i, seen[i] = 1;
+  }
+  while (top) { /* the kernel and its callees, each once */
+    const orion_sassrw_func *f = orion_sassrw_get(an, stack[--top]);
+    local += f->n_local;
+    loads += f->n_global_loads;
+    for (size_t k = 0; k < f->n_callees; k++)
+      if (f->callees[k] < n && !seen[f->callees[k]])
+        stack[top++] = f->callees[k], seen[f->callees[k]] = 1;
+  }
+  free(stack);
+  free(seen);
+  int on_chip = local * MODEL_DEN >= loads * MODEL_NUM && local > 0;
+  *counts = drv_xasprintf("model: %zu local accesses, %zu global loads (on chip from %d/%d)", local, loads,
+                          MODEL_NUM, MODEL_DEN);
+  return on_chip;
+}
+
 /* The single decision point for the SASS path: 1 when sass/ rewrites the
  * version (policy sass, sm_90, not -rdc, no dynamic shared memory unless
- * the region is dynamic, and the rewrite succeeds on a copy of the trial's
- * cubin); else 0 with *why, and
+ * the region is dynamic, under auto and smem the placement model, and the
+ * rewrite succeeds on a copy of the trial's cubin); -1 when the model keeps
+ * the frame in local memory (*why says why); else 0 with *why, and
  * *need_reg 1 when partial placement was refused only for want of a base
  * register. */
 int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe,
@@ -160,7 +201,8 @@ int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry 
   ptx_reach r;
   ptx_entry_reach(m, pe, &r);
   int dyn = optx_sass_dynamic_entry(c, e);
-  int partial = c->spill == OPTX_SPILL_PARTIAL || (c->spill == OPTX_SPILL_DYNAMIC && !dyn);
+  int modelled = c->spill == OPTX_SPILL_AUTO || c->spill == OPTX_SPILL_SMEM;
+  int partial = modelled || c->spill == OPTX_SPILL_PARTIAL || (c->spill == OPTX_SPILL_DYNAMIC && !dyn);
   if (r.dyn_smem && !dyn) { /* a dynamic region goes above it; a static one would overlap it */
     *why = drv_xasprintf("dynamic shared memory (%s)", r.dyn_what);
     return 0;
@@ -177,6 +219,12 @@ int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry 
   if (!t->an) {
     *why = drv_xstrdup(t->err);
     return 0;
+  }
+  char *counts = NULL;
+  if (modelled && !model_places(t->an, e->name, &counts)) {
+    *why = drv_xasprintf("%s: local memory", counts);
+    free(counts);
+    return -1;
   }
   /* a trial on a copy: the real rewrite is done on the final cubin */
   unsigned char *bytes = NULL;
@@ -203,15 +251,19 @@ int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry 
   if (ok != 1) {
     *why = drv_xstrdup(msg);
     *need_reg = res.need_reg;
+    free(counts);
     return 0;
   }
   if (c->spill != OPTX_SPILL_SASS) {
     ptxas_figures after = e->fig;
     after.smem = rewritten_smem(&res, thr);
-    if ((*why = optx_occupancy_loss(sm, &e->fig, &after, thr, msg)))
+    if ((*why = optx_occupancy_loss(sm, &e->fig, &after, thr, msg))) {
+      free(counts);
       return 0;
+    }
   }
-  *why = drv_xstrdup(msg);
+  *why = counts ? drv_xasprintf("%s; %s", counts, msg) : drv_xstrdup(msg);
+  free(counts);
   return 1;
 }
 

@@ -36,8 +36,10 @@ char *optx_occupancy_loss(int sm, const ptxas_figures *before, const ptxas_figur
 
 /* The single decision point for the SASS path (ptxas_sass.c): 1 when the
  * rewrite takes entry e (of module m, its PTX entry pe) at block threads,
- * tried on a copy of t's cubin; else 0 with *why (allocated), *need_reg 1
- * when partial placement was refused only for want of a base register. */
+ * tried on a copy of t's cubin; -1 when the placement model of policies
+ * auto and smem keeps e's frame in local memory; else 0.  Not 1: *why
+ * (allocated) says why; *need_reg 1 when partial placement was refused
+ * only for want of a base register. */
 int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry *pe, optx_entry *e,
                         int block, optx_sass_trial *t, char **why, int *need_reg);
 

@@ -14,17 +14,22 @@
  *      first-run cubin and, except under sass, the occupancy model (core/)
  *      gives the rewritten version at least the warps/SM of the local build
  *      at its block size ("occupancy loss" otherwise: a capped clone exists
- *      for its occupancy).  Otherwise the refusal is recorded ("sass") and:
- *      Policy auto (the default) stops here: "kept" in local memory.  It
- *      costs no ptxas run beyond the first: the pragma path below costs one
- *      run of the candidates and one more of the whole module, 2-3x the
- *      ptxas time of a register-heavy program, for versions that rarely
- *      win (benchmarks/compile/results/spill-policy.md).
- *      Policy partial (never the default): as sass, and where the whole
- *      frame does not fit, the rewrite keeps on chip the slots with the
- *      most estimated accesses that fit below the static shared size the
- *      version's occupancy (warps/SM of the local build at its block size)
- *      leaves; the rest stay in local memory (include/orion/sassrw.h).
+ *      for its occupancy).  Policies auto (the default) and smem first ask
+ *      the placement model (ptxas_sass.c): the frame goes on chip only
+ *      where the version's local accesses are at least 1.5x its global
+ *      loads; otherwise "kept" in local memory, with the model's counts.
+ *      Otherwise the refusal is recorded ("sass") and:
+ *      Policy auto stops here: "kept" in local memory.  The pragma path
+ *      below costs one run of the candidates and one more of the whole
+ *      module, 2-3x the ptxas time of a register-heavy program, for
+ *      versions that rarely win (benchmarks/compile/results/spill-policy.md).
+ *      Policies auto, smem and partial: where the whole frame does not fit,
+ *      the rewrite keeps on chip the slots with the most estimated accesses
+ *      that fit below the static shared size the version's occupancy
+ *      (warps/SM of the local build at its block size) leaves; the rest
+ *      stay in local memory (include/orion/sassrw.h).  Where ptxas named
+ *      every register of the cap, the version is assembled alone once more
+ *      one register lower for the on-chip part's base (lower_for_base).
  *      Policy dynamic (never the default): register-capped clones as
  *      partial, with the region at the end of the launch's dynamic shared
  *      memory, sized per warp to keep their warps/SM at the record's block
@@ -208,7 +213,7 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
  * edit undone and *why extended. */
 static int lower_for_base(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, ptx_edit *edits, int i, char **why) {
-  if ((c->spill != OPTX_SPILL_PARTIAL && c->spill != OPTX_SPILL_DYNAMIC) || pe->maxnreg <= 8 || pe->maxnreg % 8)
+  if (c->spill == OPTX_SPILL_SASS || pe->maxnreg <= 8 || pe->maxnreg % 8) /* sass: whole frames only */
     return 0;
   edits[i].maxnreg = pe->maxnreg - 1;
   ptxas_info info;
@@ -221,7 +226,7 @@ static int lower_for_base(const optx_cmd *c, const char *real, const ptx_module 
       e->fig = *f;
       e->fig.name = e->name;
       optx_sass_trial t = {cubin, 0, NULL, NULL, ""};
-      ok = optx_sass_available(c, m, pe, e, block, &t, &why2, &need);
+      ok = optx_sass_available(c, m, pe, e, block, &t, &why2, &need) > 0;
       optx_sass_trial_free(&t);
       if (ok) {
         e->before = at_cap;
@@ -311,8 +316,12 @@ static size_t spill_candidates(const optx_cmd *c, const char *real, const ptx_mo
     if (optx_tries_sass(c->spill)) {
       char *why = NULL;
       int block = own_bounds ? 0 : optx_record_block(m, e->kernel), need_reg = 0;
-      if (optx_sass_available(c, m, pe, e, block, trial, &why, &need_reg) ||
-          (need_reg && lower_for_base(c, real, m, pe, e, block, edits, (int)i, &why))) {
+      int av = optx_sass_available(c, m, pe, e, block, trial, &why, &need_reg);
+      if (av < 0) { /* the placement model: local memory, under smem too */
+        optx_spill_set_path(e, "kept", why);
+        continue;
+      }
+      if (av > 0 || (need_reg && lower_for_base(c, real, m, pe, e, block, edits, (int)i, &why))) {
         optx_spill_set_path(e, "sass", drv_xasprintf("%s%s", c->spill == OPTX_SPILL_SASS      ? "--orion-spill=sass; "
                                                   : c->spill == OPTX_SPILL_PARTIAL ? "--orion-spill=partial; "
                                                   : c->spill == OPTX_SPILL_DYNAMIC ? "--orion-spill=dynamic; "

@@ -188,6 +188,7 @@ typedef struct orion_sassrw_func {
   uint64_t size;                  /* bytes of code */
   size_t n_insns, n_blocks, n_edges;
   size_t n_local;                 /* LDL/STL instructions */
+  size_t n_global_loads;          /* loads from global or generic memory (LDG, LD) */
   long r1_init_cbank;             /* X of the entry's load of R1 from c[0x0][X]; -1 if none */
   int64_t r1_init_at;             /* its offset in the function, -1 if none */
   int r1_init_op;                 /* its orion_sass_op (LDC, MOV or IMAD); -1 if none */

@@ -290,6 +290,8 @@ static orion_status scan_insn(fn_rec *r, fn_scan *s, const orion_sass_insn *x, s
     unsafe(r, "%s", at, "reads the block's shared memory size (SR_SMEMSZ)");
   if (reads_dyn_size(x))
     p->reads_dyn_size = 1;
+  if (x->cls == ORION_SASS_LOAD && (x->space == ORION_SASS_SPACE_GLOBAL || x->space == ORION_SASS_SPACE_GENERIC))
+    p->n_global_loads++;
   int32_t delta;
   int is_local = x->op == ORION_SASS_OP_LDL || x->op == ORION_SASS_OP_STL;
   if (r1_move(x, &delta)) {
