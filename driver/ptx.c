@@ -571,7 +571,9 @@ void ptx_entry_funcs(const ptx_module *m, const ptx_entry *e, unsigned char *rea
     reached[i] = reached[i] == 2;
 }
 
-/* The string initialiser after a global's name (t[r] is its '['). */
+/* The string initialiser after a global's name (t[r] is its '['): the
+ * bytes up to the first NUL, or up to the closing '}' (LLVM leaves out the
+ * trailing zeros of an array it initialises; PTX zero-fills the rest). */
 static char *string_init(const char *t, size_t len, size_t r) {
   while (r < len && t[r] != '=' && t[r] != ';')
     r++;
@@ -604,8 +606,10 @@ static char *string_init(const char *t, size_t len, size_t r) {
       r++;
       continue;
     }
+    if (r < len && t[r] == '}')
+      return orion_sb_detach(&b);
     orion_sb_free(&b);
-    return NULL; /* '}' before the NUL, or garbage */
+    return NULL; /* garbage */
   }
 }
 
