@@ -1,5 +1,7 @@
 /* driver/ptxas_sass.c - orion-ptxas's SASS placement of a spilling version
- * (step 2 of ptxas_spill.c's algorithm): the trial of the rewrite on a copy
+ * (step 2 of ptxas_spill.c's algorithm): under policies auto and smem the
+ * placement model first (model_places: on chip only where local accesses
+ * outnumber global loads 3 to 2), then the trial of the rewrite on a copy
  * of the first ptxas run's cubin, sized by the occupancy model so the
  * version keeps its warps/SM, and the rewrite of the final cubin in place.
  */
