@@ -28,8 +28,10 @@
  *      that fit below the static shared size the version's occupancy
  *      (warps/SM of the local build at its block size) leaves; the rest
  *      stay in local memory (include/orion/sassrw.h).  Where ptxas named
- *      every register of the cap, the version is assembled alone once more
- *      one register lower for the on-chip part's base (lower_for_base).
+ *      every register of the cap, policies partial and dynamic assemble the
+ *      version alone once more one register lower for the on-chip part's
+ *      base (lower_for_base), and the module's final assembly takes that
+ *      cap; auto and smem keep such a version in local memory.
  *      Policy dynamic (never the default): register-capped clones as
  *      partial, with the region at the end of the launch's dynamic shared
  *      memory, sized per warp to keep their warps/SM at the record's block
@@ -213,7 +215,9 @@ static int probe(const optx_cmd *c, const char *real, const ptx_module *m, const
  * edit undone and *why extended. */
 static int lower_for_base(const optx_cmd *c, const char *real, const ptx_module *m, const ptx_entry *pe,
                           optx_entry *e, int block, ptx_edit *edits, int i, char **why) {
-  if (c->spill == OPTX_SPILL_SASS || pe->maxnreg <= 8 || pe->maxnreg % 8) /* sass: whole frames only */
+  /* auto and smem: no second assembly of the module (its ptxas time again;
+   * segsort's build 1.68x -> 2.33x clang's, benchmarks/sass/results/model-h200/) */
+  if ((c->spill != OPTX_SPILL_PARTIAL && c->spill != OPTX_SPILL_DYNAMIC) || pe->maxnreg <= 8 || pe->maxnreg % 8)
     return 0;
   edits[i].maxnreg = pe->maxnreg - 1;
   ptxas_info info;
