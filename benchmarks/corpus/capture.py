@@ -27,7 +27,7 @@ import os
 import statistics
 from collections import defaultdict
 
-from analyze import emit
+from analyze import emit, read_raw
 
 
 def runs(raw, mode):
@@ -44,12 +44,10 @@ def runs(raw, mode):
 def alone(raws):
     """{(program, kernel, tag): [ns per run]} of the kernel in mode alone:<tag>:<kernel>"""
     out = defaultdict(list)
-    for raw in raws:
-        with open(os.path.join(raw, 'kernels.csv'), newline='') as f:
-            for r in csv.DictReader(f):
-                m = r['mode'].split(':', 2)
-                if m[0] == 'alone' and len(m) == 3 and m[2] == r['kernel'] and int(r['run']) >= 0:
-                    out[(r['program'], r['kernel'], m[1])].append(int(r['gpu_ns']))
+    for r in read_raw(raws, 'kernels'):
+        m = r['mode'].split(':', 2)
+        if m[0] == 'alone' and len(m) == 3 and m[2] == r['kernel'] and int(r['run']) >= 0:
+            out[(r['program'], r['kernel'], m[1])].append(int(r['gpu_ns']))
     return out
 
 

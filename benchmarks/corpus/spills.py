@@ -19,9 +19,26 @@ import argparse
 import csv
 import glob
 import json
+import re
 import sys
 
 from analyze import fixed_times
+
+
+def model_counts(entry):
+    """(local accesses, global loads) that orion-ptxas's placement model named in a
+    build report entry's spill reason or note, or None"""
+    s = (entry or {}).get('spill') or {}
+    m = re.search(r'model: (\d+) local accesses, (\d+) global loads', f"{s.get('reason')} {s.get('sass')}")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def placement(entry):
+    """where the build put a report entry's frame: 'whole' or 'part' on chip, or 'local'"""
+    s = (entry or {}).get('spill') or {}
+    if s.get('path') != 'sass':
+        return 'local'
+    return 'part' if (s.get('placement') or {}).get('partial') else 'whole'
 
 
 def read_reports(paths):

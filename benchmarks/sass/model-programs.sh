@@ -33,9 +33,11 @@ build)
       --orion-report="$dir/reports/$n.local.json"
     "$cc" -O3 --cuda-gpu-arch=sm_90 "$f" -o "$dir/model/$n" --orion-report="$dir/reports/$n.model.json"
   done
-  python3 - "$dir" > "$dir/versions.txt" <<'EOF'
-import glob, json, os, re, sys
+  python3 - "$dir" "$here/../corpus" > "$dir/versions.txt" <<'EOF'
+import glob, json, os, sys
 d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from spills import model_counts, placement
 for f in sorted(glob.glob(os.path.join(d, 'reports', '*.local.json'))):
     n = os.path.basename(f)[:-len('.local.json')]
     model = {(e['kernel'], e['tag']): e for b in json.load(open(os.path.join(d, 'reports', n + '.model.json')))['builds']
@@ -44,10 +46,9 @@ for f in sorted(glob.glob(os.path.join(d, 'reports', '*.local.json'))):
         for e in b['entries']:
             if e['tag'] == 'orig' or not e['stack_frame'] or (e['kernel'], e['tag']) not in model:
                 continue
-            s = model[(e['kernel'], e['tag'])].get('spill') or {}
-            m = re.search(r'model: (\d+) local accesses, (\d+) global loads', str(s.get('reason')) + str(s.get('sass')))
-            how = ('part' if (s.get('placement') or {}).get('partial') else 'whole') if s.get('path') == 'sass' else 'local'
-            print(n, e['tag'], e['kernel'], e['stack_frame'], how, m and m.group(1), m and m.group(2))
+            m = model[(e['kernel'], e['tag'])]
+            c = model_counts(m) or (None, None)
+            print(n, e['tag'], e['kernel'], e['stack_frame'], placement(m), c[0], c[1])
 EOF
   cat "$dir/versions.txt" ;;
 run)

@@ -22,25 +22,19 @@ import csv
 import glob
 import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'corpus'))
 from analyze import emit  # noqa: E402
-from spills import read_reports  # noqa: E402
+from spills import model_counts, read_reports  # noqa: E402
 
 RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0)
 
 
 def counts(reports):
     """{(program, kernel, tag): (local accesses, global loads)} named by the model"""
-    out = {}
-    for key, e in read_reports(sorted(glob.glob(os.path.join(reports, 'report.*.json')))).items():
-        s = e.get('spill') or {}
-        m = re.search(r'model: (\d+) local accesses, (\d+) global loads', str(s.get('reason')) + str(s.get('sass')))
-        if m:
-            out[key] = (int(m.group(1)), int(m.group(2)))
-    return out
+    fig = read_reports(sorted(glob.glob(os.path.join(reports, 'report.*.json'))))
+    return {key: c for key, e in fig.items() if (c := model_counts(e))}
 
 
 def score(rows, pick):

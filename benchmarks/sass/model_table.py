@@ -27,21 +27,16 @@ the local build's time (the same code).  Python 3 standard library only.
 import argparse
 import csv
 import os
-import re
 import statistics
 
 from spill_table import emit, geo, times
-from spills import read_reports
+from spills import model_counts, placement, read_reports
 
 
 def what(entry):
     """local, whole or part, and the model's counts, from a build report entry"""
-    s = (entry or {}).get('spill') or {}
-    m = re.search(r'model: (\d+) local accesses, (\d+) global loads', str(s.get('reason', '')) + str(s.get('sass', '')))
-    counts = f' ({m.group(1)}/{m.group(2)})' if m else ''
-    if s.get('path') != 'sass':
-        return 'local' + counts
-    return ('part' if (s.get('placement') or {}).get('partial') else 'whole') + counts
+    c = model_counts(entry)
+    return placement(entry) + (f' ({c[0]}/{c[1]})' if c else '')
 
 
 def spilling(entry):
