@@ -147,11 +147,11 @@ char *optx_occupancy_loss(int sm, const ptxas_figures *before, const ptxas_figur
  * which a kernel whose traffic is mostly global loads needs.  Fitted on the
  * spilling versions of five corpus programs timed alone under local spills
  * and the rewrite (82 on an H200, 72 twice on an H100; benchmarks/sass/
- * README.md, "The placement model").  *counts: the two figures for the
- * report.  requires an analysis of the cubin that holds `kernel`. */
+ * README.md, "The placement model").  counts[0..n): the two figures for
+ * the report.  requires an analysis of the cubin that holds `kernel`. */
 #define MODEL_NUM 3
 #define MODEL_DEN 2
-static int model_places(const orion_sassrw *an, const char *kernel, char **counts) {
+static int model_places(const orion_sassrw *an, const char *kernel, char *counts, size_t cn) {
   size_t n = orion_sassrw_count(an), local = 0, loads = 0, top = 0;
   size_t *stack = drv_xmalloc((n ? n : 1) * sizeof *stack);
   unsigned char *seen = drv_xmalloc(n ? n : 1);
@@ -172,8 +172,8 @@ static int model_places(const orion_sassrw *an, const char *kernel, char **count
   free(stack);
   free(seen);
   int on_chip = local * MODEL_DEN >= loads * MODEL_NUM && local > 0;
-  *counts = drv_xasprintf("model: %zu local accesses, %zu global loads (on chip from %d/%d)", local, loads,
-                          MODEL_NUM, MODEL_DEN);
+  snprintf(counts, cn, "model: %zu local accesses, %zu global loads (on chip from %d/%d)", local, loads,
+           MODEL_NUM, MODEL_DEN);
   return on_chip;
 }
 
@@ -222,10 +222,9 @@ int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry 
     *why = drv_xstrdup(t->err);
     return 0;
   }
-  char *counts = NULL;
-  if (modelled && !model_places(t->an, e->name, &counts)) {
+  char counts[160] = "";
+  if (modelled && !model_places(t->an, e->name, counts, sizeof counts)) {
     *why = drv_xasprintf("%s: local memory", counts);
-    free(counts);
     return -1;
   }
   /* a trial on a copy: the real rewrite is done on the final cubin */
@@ -253,19 +252,15 @@ int optx_sass_available(const optx_cmd *c, const ptx_module *m, const ptx_entry 
   if (ok != 1) {
     *why = drv_xstrdup(msg);
     *need_reg = res.need_reg;
-    free(counts);
     return 0;
   }
   if (c->spill != OPTX_SPILL_SASS) {
     ptxas_figures after = e->fig;
     after.smem = rewritten_smem(&res, thr);
-    if ((*why = optx_occupancy_loss(sm, &e->fig, &after, thr, msg))) {
-      free(counts);
+    if ((*why = optx_occupancy_loss(sm, &e->fig, &after, thr, msg)))
       return 0;
-    }
   }
-  *why = counts ? drv_xasprintf("%s; %s", counts, msg) : drv_xstrdup(msg);
-  free(counts);
+  *why = counts[0] ? drv_xasprintf("%s; %s", counts, msg) : drv_xstrdup(msg);
   return 1;
 }
 
